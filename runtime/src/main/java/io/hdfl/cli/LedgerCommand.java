@@ -1,0 +1,89 @@
+package io.hdfl.cli;
+
+import io.hdfl.privacy.ledger.KeyDirectory;
+import io.hdfl.privacy.ledger.LedgerVerifier;
+import io.hdfl.privacy.ledger.Verification;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hdfl ledger verify}. */
+@Command(name = "ledger", mixinStandardHelpOptions = true, description = "Check privacy ledgers.",
+    subcommands = {LedgerCommand.Verify.class})
+final class LedgerCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  @Command(name = "verify", mixinStandardHelpOptions = true,
+      description = "Check a ledger's hash chain, its peers' Ed25519 signatures and that every entry follows its"
+          + " noise schedule. Prints one line.",
+      footer = {"", "Exit codes: 0 ledger valid, 1 ledger invalid (the first bad entry is named),"
+          + " 2 bad input (unreadable file, missing keys directory)."})
+  static final class Verify implements Callable<Integer> {
+    static final int INVALID = 1;
+
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "Ledger (JSON lines, e.g. ledger.jsonl).")
+    Path file;
+
+    @Option(names = "--keys", paramLabel = "DIR",
+        description = "Directory of <peer>.pub public keys (default: keys/ beside FILE).")
+    Path keys;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+      if (Files.isDirectory(file)) {
+        throw new IllegalArgumentException(file + ": is a directory, not a ledger file");
+      }
+      if (!Files.exists(file)) {
+        throw new NoSuchFileException(file.toString());
+      }
+      Path keysDir = keys != null ? keys : file.toAbsolutePath().getParent().resolve("keys");
+      if (!Files.isDirectory(keysDir)) {
+        throw new IllegalArgumentException(keysDir + ": keys directory not found"
+            + (keys == null ? " (default: keys/ beside the ledger; use --keys DIR)" : ""));
+      }
+      Verification v = new LedgerVerifier(KeyDirectory.open(keysDir)).verify(file);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", file.toString());
+        m.put("ok", v.ok());
+        m.put("entries", v.entries());
+        m.put("peers", v.peers());
+        m.put("federation", v.federation());
+        m.put("topology", v.topology() == null ? null : v.topology().wire());
+        m.put("schedule", v.schedule() == null ? null : v.schedule().wire());
+        m.put("seeded_entries", v.seededEntries());
+        if (!v.ok()) {
+          m.put("line", v.badLine());
+          m.put("peer", v.badPeer());
+          m.put("check", v.failedCheck().name().toLowerCase(Locale.ROOT));
+          m.put("reason", v.reason());
+        }
+        JsonOutput.print(out, m);
+      } else {
+        out.println(v.summary());
+      }
+      return v.ok() ? 0 : INVALID;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package io.hdfl.cli;
+
+import io.hdfl.device.DevicePeer;
+import io.hdfl.device.PeerConfig;
+import io.hdfl.kernels.VectorKernelsProvider;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code hdfl peer}: run this device as one peer of a federation. */
+@Command(name = "peer", mixinStandardHelpOptions = true,
+    description = "Run this device as one peer of a federation (ring peer, star client or aggregator) "
+        + "as its configuration file says; writes the final model and the ledger to its state directory.")
+final class PeerCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--config", required = true, paramLabel = "FILE", description = "The device's properties file.")
+  Path config;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    PeerConfig cfg = PeerConfig.read(config);
+    DevicePeer.Outcome o = new DevicePeer(cfg, VectorKernelsProvider.get()).run(line -> {
+      err.println("hdfl peer " + cfg.peerId() + ": " + line);
+      err.flush();
+    });
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("final model after round %d: %s%n", o.rounds(), o.finalModel());
+    if (o.ledger() != null) {
+      out.printf("ledger: %s (check it: hdfl ledger verify %s --keys KEYS_DIR)%n", o.ledger(), o.ledger());
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,63 @@
+package io.hdfl.cli;
+
+import io.hdfl.data.DatasetFormatException;
+import io.hdfl.hd.ModelFormatException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Turns exceptions into one line on stderr and an exit code: bad input (files, values) → 2, with
+ * no stack trace; anything else is a bug → 70, with the stack trace only when {@code HDFL_DEBUG} is
+ * set.
+ */
+final class UserErrorHandler implements IExecutionExceptionHandler {
+  static final int BAD_INPUT = 2;
+  /** A check failed or a run could not complete (e.g. a federation timed out). */
+  static final int CHECK_FAILED = 1;
+  static final int INTERNAL = 70; // EX_SOFTWARE (sysexits.h): distinct from 1 = a check failed
+
+  @Override
+  public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parsed) {
+    var err = cmd.getErr();
+    if (ex instanceof io.hdfl.federation.FederationException) {
+      err.println("hdfl: error: " + ex.getMessage());
+      return CHECK_FAILED;
+    }
+    String message = userMessage(ex);
+    if (message != null) {
+      err.println("hdfl: error: " + message);
+      return BAD_INPUT;
+    }
+    err.println("hdfl: internal error: " + ex + " (set HDFL_DEBUG=1 for a stack trace)");
+    if (System.getenv("HDFL_DEBUG") != null) {
+      ex.printStackTrace(err);
+    }
+    return INTERNAL;
+  }
+
+  /** The one-line message for a user mistake, or null if {@code ex} is not one. */
+  static String userMessage(Throwable ex) {
+    if (ex instanceof UncheckedIOException && ex.getCause() != null) {
+      ex = ex.getCause();
+    }
+    if (ex instanceof DatasetFormatException || ex instanceof ModelFormatException
+        || ex instanceof IllegalArgumentException) {
+      return ex.getMessage();
+    }
+    if (ex instanceof NoSuchFileException) {
+      return ((NoSuchFileException) ex).getFile() + ": no such file";
+    }
+    if (ex instanceof AccessDeniedException) {
+      return ((AccessDeniedException) ex).getFile() + ": permission denied";
+    }
+    if (ex instanceof IOException) {
+      return ex.getMessage() == null ? ex.toString() : ex.getMessage();
+    }
+    return null;
+  }
+}

@@ -1,0 +1,353 @@
+package io.hdfl.codec;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
+import io.hdfl.codec.EnvelopeException.Reason;
+import io.hdfl.codec.ModelEnvelope.Kind;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The protobuf message {@code hdfl.codec.v1.EnvelopeHeader} ({@code src/main/proto/hdfl/codec/v1/envelope.proto}),
+ * written and read by hand. Writing emits fields in number order and omits zero values, as proto3
+ * serializers do. Reading checks every length prefix against the limits before it allocates,
+ * rejects repeated singular fields, wrong wire types, out-of-range numbers and invalid UTF-8, and
+ * skips unknown fields.
+ */
+record EnvelopeHeader(
+    Kind kind,
+    String federation,
+    String sender,
+    int round,
+    long step,
+    String encoder,
+    int features,
+    long basisSeed,
+    int dim,
+    int classes,
+    Dtype dtype,
+    double presentVariance,
+    long samplesAbsorbed,
+    List<String> ledgerLines,
+    byte[] signature) {
+
+  // Field numbers of envelope.proto.
+  static final int KIND = 1;
+  static final int FEDERATION = 2;
+  static final int SENDER = 3;
+  static final int ROUND = 4;
+  static final int STEP = 5;
+  static final int ENCODER = 6;
+  static final int FEATURES = 7;
+  static final int BASIS_SEED = 8;
+  static final int DIM = 9;
+  static final int CLASSES = 10;
+  static final int DTYPE = 11;
+  static final int PRESENT_VARIANCE = 12;
+  static final int SAMPLES_ABSORBED = 13;
+  static final int LEDGER_LINES = 14;
+  static final int SIGNATURE = 15;
+
+  /** Maximum UTF-8 bytes of federation, sender and encoder ids. */
+  static final int MAX_ID_BYTES = 256;
+  /** Maximum signature bytes. */
+  static final int MAX_SIGNATURE_BYTES = 1024;
+
+  /** The value of the protobuf enum {@code hdfl.codec.v1.Kind} for {@code k}. */
+  static int kindCode(Kind k) {
+    return switch (k) {
+      case RING_MODEL -> 1;
+      case ACK -> 2;
+      case GLOBAL_MODEL -> 3;
+      case CLIENT_UPDATE -> 4;
+      case FINAL_MODEL -> 5;
+    };
+  }
+
+  /** The kind with protobuf enum value {@code code}, or null. */
+  static Kind kindFromCode(long code) {
+    for (Kind k : Kind.values()) {
+      if (kindCode(k) == code) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  static EnvelopeHeader of(ModelEnvelope e, Dtype dtype) {
+    return new EnvelopeHeader(e.kind(), e.federation(), e.sender(), e.round(), e.step(), e.encoder(), e.features(),
+        e.basisSeed(), e.dim(), e.classes(), dtype, e.presentVariance(), e.samplesAbsorbed(), e.ledgerLines(),
+        e.signature());
+  }
+
+  /** The protobuf encoding. Throws IllegalArgumentException for a string that is not valid Unicode. */
+  byte[] toBytes() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes, 4096);
+    try {
+      out.writeEnum(KIND, kindCode(kind));
+      writeString(out, FEDERATION, federation, "federation");
+      writeString(out, SENDER, sender, "sender");
+      if (round != 0) {
+        out.writeUInt32(ROUND, round);
+      }
+      if (step != 0) {
+        out.writeUInt64(STEP, step);
+      }
+      writeString(out, ENCODER, encoder, "encoder");
+      if (features != 0) {
+        out.writeUInt32(FEATURES, features);
+      }
+      if (basisSeed != 0) {
+        out.writeFixed64(BASIS_SEED, basisSeed);
+      }
+      if (dim != 0) {
+        out.writeUInt32(DIM, dim);
+      }
+      if (classes != 0) {
+        out.writeUInt32(CLASSES, classes);
+      }
+      if (dtype.code() != 0) {
+        out.writeEnum(DTYPE, dtype.code());
+      }
+      if (Double.doubleToRawLongBits(presentVariance) != 0) {
+        out.writeDouble(PRESENT_VARIANCE, presentVariance);
+      }
+      if (samplesAbsorbed != 0) {
+        out.writeUInt64(SAMPLES_ABSORBED, samplesAbsorbed);
+      }
+      for (int i = 0; i < ledgerLines.size(); i++) {
+        // Repeated fields are written even when empty: an empty ledger line is still a line.
+        out.writeByteArray(LEDGER_LINES, utf8(ledgerLines.get(i), "ledger line " + i));
+      }
+      if (signature.length != 0) {
+        out.writeByteArray(SIGNATURE, signature);
+      }
+      out.flush();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex); // cannot happen: ByteArrayOutputStream
+    }
+    return bytes.toByteArray();
+  }
+
+  private static void writeString(CodedOutputStream out, int field, String s, String what) throws IOException {
+    if (!s.isEmpty()) {
+      out.writeByteArray(field, utf8(s, what));
+    }
+  }
+
+  /** Strict UTF-8: an unpaired surrogate is an error, not a silent '?'. */
+  private static byte[] utf8(String s, String what) {
+    try {
+      ByteBuffer b = StandardCharsets.UTF_8.newEncoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .encode(CharBuffer.wrap(s));
+      byte[] out = new byte[b.remaining()];
+      b.get(out);
+      return out;
+    } catch (CharacterCodingException ex) {
+      throw new IllegalArgumentException(what + " is not valid Unicode (unpaired surrogate)");
+    }
+  }
+
+  /**
+   * Parses {@code len} header bytes at {@code off}. Syntax, ranges and the ledger and signature
+   * limits are checked here; D and S against the limits, and everything about the tensor, by the
+   * caller.
+   */
+  static EnvelopeHeader parse(byte[] frame, int off, int len, Expectations limits) {
+    CodedInputStream in = CodedInputStream.newInstance(frame, off, len);
+    Kind kind = null;
+    String federation = "";
+    String sender = "";
+    long round = 0;
+    long step = 0;
+    String encoder = "";
+    long features = 0;
+    long basisSeed = 0;
+    long dim = 0;
+    long classes = 0;
+    Dtype dtype = Dtype.FLOAT32;
+    double presentVariance = 0;
+    long samplesAbsorbed = 0;
+    List<String> ledger = new ArrayList<>();
+    byte[] signature = new byte[0];
+    int seen = 0; // bit per singular field number
+    try {
+      in.pushLimit(len);
+      while (true) {
+        int tag = in.readTag();
+        if (tag == 0) {
+          break;
+        }
+        int field = WireFormat.getTagFieldNumber(tag);
+        int wire = WireFormat.getTagWireType(tag);
+        if (field < KIND || field > SIGNATURE) {
+          skipUnknown(in, tag, field, wire);
+          continue;
+        }
+        if (field != LEDGER_LINES) {
+          if ((seen & (1 << field)) != 0) {
+            throw malformed("field " + field + " appears twice");
+          }
+          seen |= 1 << field;
+        }
+        checkWireType(field, wire);
+        switch (field) {
+          case KIND -> {
+            long code = in.readRawVarint64();
+            kind = kindFromCode(code);
+            if (kind == null) {
+              throw malformed("unknown kind " + code);
+            }
+          }
+          case FEDERATION -> federation = readString(in, frame, off, MAX_ID_BYTES, "federation");
+          case SENDER -> sender = readString(in, frame, off, MAX_ID_BYTES, "sender");
+          case ROUND -> round = readUInt32(in, "round");
+          case STEP -> step = readUInt64(in, "step");
+          case ENCODER -> encoder = readString(in, frame, off, MAX_ID_BYTES, "encoder");
+          case FEATURES -> features = readUInt32(in, "features");
+          case BASIS_SEED -> basisSeed = in.readRawLittleEndian64();
+          case DIM -> dim = readUInt32(in, "dim");
+          case CLASSES -> classes = readUInt32(in, "classes");
+          case DTYPE -> {
+            long code = in.readRawVarint64();
+            dtype = Dtype.fromCode(code);
+            if (dtype == null) {
+              throw new EnvelopeException(Reason.UNSUPPORTED_DTYPE, "tensor dtype " + code + " is not known to this build");
+            }
+          }
+          case PRESENT_VARIANCE -> {
+            presentVariance = Double.longBitsToDouble(in.readRawLittleEndian64());
+            if (!(presentVariance >= 0) || Double.isInfinite(presentVariance)) {
+              throw malformed("present variance " + presentVariance + " is not a finite non-negative number");
+            }
+          }
+          case SAMPLES_ABSORBED -> samplesAbsorbed = readUInt64(in, "samples absorbed");
+          case LEDGER_LINES -> {
+            if (ledger.size() >= limits.maxLedgerLines()) {
+              throw new EnvelopeException(Reason.LIMIT_EXCEEDED,
+                  "more than " + limits.maxLedgerLines() + " ledger lines");
+            }
+            ledger.add(readString(in, frame, off, limits.maxLedgerLineBytes(), "ledger line " + ledger.size()));
+          }
+          case SIGNATURE -> {
+            int n = readLength(in, MAX_SIGNATURE_BYTES, "signature");
+            signature = in.readRawBytes(n);
+          }
+          default -> throw new AssertionError(field);
+        }
+      }
+    } catch (IOException ex) { // InvalidProtocolBufferException: truncated field, bad varint, bad tag
+      throw malformed("not a valid protobuf message (" + summary(ex) + ")");
+    }
+    if (kind == null) {
+      throw malformed("kind missing");
+    }
+    if (federation.isEmpty()) {
+      throw malformed("federation missing");
+    }
+    if (sender.isEmpty()) {
+      throw malformed("sender missing");
+    }
+    if (kind != Kind.ACK) {
+      if (encoder.isEmpty()) {
+        throw malformed(kind + " without encoder");
+      }
+      if (features == 0) {
+        throw malformed(kind + " without features");
+      }
+    }
+    return new EnvelopeHeader(kind, federation, sender, (int) round, step, encoder, (int) features, basisSeed,
+        (int) dim, (int) classes, dtype, presentVariance, samplesAbsorbed, List.copyOf(ledger), signature);
+  }
+
+  private static void checkWireType(int field, int wire) {
+    int expected = switch (field) {
+      case BASIS_SEED, PRESENT_VARIANCE -> WireFormat.WIRETYPE_FIXED64;
+      case FEDERATION, SENDER, ENCODER, LEDGER_LINES, SIGNATURE -> WireFormat.WIRETYPE_LENGTH_DELIMITED;
+      default -> WireFormat.WIRETYPE_VARINT;
+    };
+    if (wire != expected) {
+      throw malformed("field " + field + " has wire type " + wire + ", expected " + expected);
+    }
+  }
+
+  private static void skipUnknown(CodedInputStream in, int tag, int field, int wire) throws IOException {
+    switch (wire) {
+      case WireFormat.WIRETYPE_VARINT, WireFormat.WIRETYPE_FIXED64, WireFormat.WIRETYPE_FIXED32,
+          WireFormat.WIRETYPE_LENGTH_DELIMITED -> in.skipField(tag); // bounds-checked, no allocation
+      default -> throw malformed("unknown field " + field + " with wire type " + wire);
+    }
+  }
+
+  private static long readUInt32(CodedInputStream in, String what) throws IOException {
+    long v = in.readRawVarint64();
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw malformed(what + " " + Long.toUnsignedString(v) + " is out of range");
+    }
+    return v;
+  }
+
+  private static long readUInt64(CodedInputStream in, String what) throws IOException {
+    long v = in.readRawVarint64();
+    if (v < 0) {
+      throw malformed(what + " " + Long.toUnsignedString(v) + " is out of range");
+    }
+    return v;
+  }
+
+  /** A length prefix, checked against {@code max} and against the bytes left before anything is allocated. */
+  private static int readLength(CodedInputStream in, int max, String what) throws IOException {
+    long n = in.readRawVarint64();
+    if (n < 0 || n > in.getBytesUntilLimit()) {
+      throw malformed(what + " of " + Long.toUnsignedString(n) + " bytes runs past the end of the header");
+    }
+    if (n > max) {
+      throw new EnvelopeException(Reason.LIMIT_EXCEEDED, what + " of " + n + " bytes exceeds the limit of " + max);
+    }
+    return (int) n;
+  }
+
+  private static String readString(CodedInputStream in, byte[] frame, int off, int max, String what)
+      throws IOException {
+    int n = readLength(in, max, what);
+    int at = off + in.getTotalBytesRead();
+    String s;
+    try {
+      s = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(frame, at, n))
+          .toString();
+    } catch (CharacterCodingException ex) {
+      throw malformed(what + " is not valid UTF-8");
+    }
+    in.skipRawBytes(n);
+    return s;
+  }
+
+  /** protobuf-java's messages, shortened to fit a log line. */
+  private static String summary(IOException ex) {
+    String s = ex.getMessage() == null ? "no detail" : ex.getMessage();
+    if (s.contains("ended unexpectedly")) {
+      return "a field runs past the end of the header";
+    }
+    s = s.replace('\n', ' ').replace('\r', ' ');
+    return s.length() > 120 ? s.substring(0, 120) + "..." : s;
+  }
+
+  static EnvelopeException malformed(String why) {
+    return new EnvelopeException(Reason.MALFORMED_HEADER, why);
+  }
+}

@@ -1,0 +1,435 @@
+package io.hdfl.data;
+
+import java.io.BufferedWriter;
+import io.hdfl.io.AtomicFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Comma-separated values, UTF-8, optionally gzip-compressed (detected by magic bytes).
+ *
+ * <ul>
+ *   <li>The first non-blank line is a header row of column names; it is required, and a first
+ *       line that is all numbers is rejected as a missing header. Blank lines are skipped.
+ *   <li>The label column is chosen by {@link LoadOptions#labelColumnName()} or {@link
+ *       LoadOptions#labelColumnIndex()}; by default it is the column named {@code label} (any
+ *       case) if there is one, else the last column. Every other column is a numeric feature
+ *       ({@link Float#parseFloat}); NaN and infinite values are rejected.
+ *   <li>Labels: with {@link LoadOptions#classNames()} each label must be one of those names and
+ *       maps to its position (how a test set agrees with its training set). Otherwise, if every
+ *       label is a non-negative integer it is the class index ({@code numClasses = max + 1},
+ *       names {@code "0".."max"}); else the distinct label strings, sorted, become the classes.
+ *   <li>Fields may be double-quoted ({@code ""} inside quotes is a quote), but a quoted field may
+ *       not span lines. Every row must have as many fields as the header.
+ * </ul>
+ */
+public final class CsvFormat {
+  private static final int MAX_QUOTED = 40;
+
+  private CsvFormat() {}
+
+  /** Reads a CSV file with default options. */
+  public static Dataset read(Path path) throws IOException {
+    return read(path, LoadOptions.defaults());
+  }
+
+  /** Reads a (possibly gzip-compressed) CSV file. */
+  public static Dataset read(Path path, LoadOptions options) throws IOException {
+    try (InputStream in = Decompression.open(path)) {
+      // newDecoder() reports malformed input rather than replacing it.
+      Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder());
+      return read(reader, path.toString(), options);
+    }
+  }
+
+  /**
+   * Reads CSV text from a reader, which is not closed.
+   *
+   * @param source names the data in error messages and in {@link Dataset#source()}
+   */
+  public static Dataset read(Reader reader, String source, LoadOptions options)
+      throws IOException {
+    CsvLineReader lines = new CsvLineReader(reader, source);
+    try {
+      return parse(lines, source, options);
+    } catch (CharacterCodingException e) {
+      throw new DatasetFormatException(
+          source,
+          "not valid UTF-8 text after line " + lines.lineNumber() + " (binary file?)",
+          e);
+    }
+  }
+
+  private static Dataset parse(CsvLineReader lines, String source, LoadOptions options)
+      throws IOException {
+    String line = nextNonBlank(lines);
+    if (line == null) {
+      throw new DatasetFormatException(source, "empty file (a header row is required)");
+    }
+    if (line.startsWith("\uFEFF")) {
+      line = line.substring(1);
+    }
+    List<String> header = CsvFields.split(line, lines.lineNumber(), source);
+    if (header.stream().allMatch(CsvFormat::isNumber)) {
+      throw new DatasetFormatException(
+          source,
+          "line "
+              + lines.lineNumber()
+              + " looks like data, not a header; a header row of column names is required");
+    }
+    int columns = header.size();
+    if (columns < 2) {
+      throw new DatasetFormatException(
+          source,
+          "header has " + columns + " column; need at least one feature column and a label column");
+    }
+    if (columns - 1 > Dataset.MAX_FEATURES) {
+      throw new DatasetFormatException(
+          source,
+          "header has " + (columns - 1) + " feature columns, more than " + Dataset.MAX_FEATURES);
+    }
+    int labelCol = labelColumn(header, source, options);
+    int f = columns - 1;
+
+    Map<String, Integer> classIndex = null;
+    if (options.classNames().isPresent()) {
+      List<String> names = options.classNames().get();
+      classIndex = new HashMap<>();
+      for (int c = 0; c < names.size(); c++) {
+        classIndex.put(names.get(c), c);
+      }
+    }
+    // Without given class names, labels are first collected as ids of distinct strings.
+    Map<String, Integer> distinct = new LinkedHashMap<>();
+    List<Integer> firstLine = new ArrayList<>();
+
+    FeatureBuffer features = new FeatureBuffer(source);
+    LabelBuffer labels = new LabelBuffer();
+    float[] row = new float[f];
+    int sample = 0;
+    while ((line = nextNonBlank(lines)) != null) {
+      int lineNo = lines.lineNumber();
+      List<String> cells = CsvFields.split(line, lineNo, source);
+      if (cells.size() != columns) {
+        throw new DatasetFormatException(
+            source,
+            "line "
+                + lineNo
+                + " has "
+                + cells.size()
+                + " fields, expected "
+                + columns
+                + " as in the header");
+      }
+      int j = 0;
+      for (int col = 0; col < columns; col++) {
+        if (col == labelCol) {
+          continue;
+        }
+        row[j] = number(cells.get(col), source, lineNo, sample, j, header.get(col));
+        j++;
+      }
+      String label = cells.get(labelCol);
+      if (label.isEmpty()) {
+        throw new DatasetFormatException(source, "line " + lineNo + " has an empty label");
+      }
+      int id;
+      if (classIndex != null) {
+        Integer c = classIndex.get(label);
+        if (c == null) {
+          throw new DatasetFormatException(
+              source,
+              "line "
+                  + lineNo
+                  + ": label "
+                  + quote(label)
+                  + " is not one of the "
+                  + classIndex.size()
+                  + " known classes "
+                  + preview(options.classNames().get()));
+        }
+        id = c;
+      } else {
+        Integer known = distinct.get(label);
+        if (known == null) {
+          if (distinct.size() == Dataset.MAX_CLASSES) {
+            throw new DatasetFormatException(
+                source,
+                "line "
+                    + lineNo
+                    + ": more than "
+                    + Dataset.MAX_CLASSES
+                    + " distinct labels (is '"
+                    + header.get(labelCol)
+                    + "' really the label column?)");
+          }
+          known = distinct.size();
+          distinct.put(label, known);
+          firstLine.add(lineNo);
+        }
+        id = known;
+      }
+      features.append(row, 0, f);
+      labels.add(id);
+      sample++;
+    }
+    if (sample == 0) {
+      throw new DatasetFormatException(source, "no data rows after the header");
+    }
+    int[] labelArray = labels.toArray();
+    List<String> classNames;
+    if (classIndex != null) {
+      classNames = options.classNames().get();
+    } else {
+      int[] remap = new int[distinct.size()];
+      classNames = assignClasses(distinct, firstLine, remap, source);
+      for (int i = 0; i < labelArray.length; i++) {
+        labelArray[i] = remap[labelArray[i]];
+      }
+    }
+    return Dataset.wrap(
+        f, features.toArray(), labelArray, classNames.size(), classNames, source);
+  }
+
+  /**
+   * Chooses class indices for the distinct labels (ids in insertion order) and fills {@code
+   * remap[id] = class}; returns the class names.
+   */
+  private static List<String> assignClasses(
+      Map<String, Integer> distinct, List<Integer> firstLine, int[] remap, String source) {
+    boolean allIndices = distinct.keySet().stream().allMatch(CsvFormat::isDigits);
+    if (allIndices) {
+      int max = 0;
+      for (Map.Entry<String, Integer> e : distinct.entrySet()) {
+        String s = e.getKey();
+        String trimmed = s.replaceFirst("^0+(?=.)", "");
+        int value = trimmed.length() > 6 ? Integer.MAX_VALUE : Integer.parseInt(trimmed);
+        if (value >= Dataset.MAX_CLASSES) {
+          throw new DatasetFormatException(
+              source,
+              "line "
+                  + firstLine.get(e.getValue())
+                  + ": integer label "
+                  + quote(s)
+                  + " is too large for a class index (at most "
+                  + (Dataset.MAX_CLASSES - 1)
+                  + ")");
+        }
+        remap[e.getValue()] = value;
+        max = Math.max(max, value);
+      }
+      return Dataset.indexClassNames(max + 1);
+    }
+    List<String> sorted = new ArrayList<>(distinct.keySet());
+    sorted.sort(null);
+    for (int c = 0; c < sorted.size(); c++) {
+      remap[distinct.get(sorted.get(c))] = c;
+    }
+    return List.copyOf(sorted);
+  }
+
+  private static int labelColumn(List<String> header, String source, LoadOptions options) {
+    if (options.labelColumnIndex().isPresent()) {
+      int index = options.labelColumnIndex().getAsInt();
+      if (index >= header.size()) {
+        throw new DatasetFormatException(
+            source,
+            "label column index "
+                + index
+                + " is out of range (the header has "
+                + header.size()
+                + " columns, 0-based)");
+      }
+      return index;
+    }
+    if (options.labelColumnName().isPresent()) {
+      String name = options.labelColumnName().get();
+      int exact = header.indexOf(name);
+      if (exact >= 0) {
+        if (header.lastIndexOf(name) != exact) {
+          throw new DatasetFormatException(
+              source, "label column " + quote(name) + " appears more than once in the header");
+        }
+        return exact;
+      }
+      int found = findIgnoringCase(header, name, source);
+      if (found < 0) {
+        throw new DatasetFormatException(
+            source, "no column named " + quote(name) + "; columns are " + preview(header));
+      }
+      return found;
+    }
+    int found = findIgnoringCase(header, "label", source);
+    return found >= 0 ? found : header.size() - 1;
+  }
+
+  private static int findIgnoringCase(List<String> header, String name, String source) {
+    int found = -1;
+    for (int i = 0; i < header.size(); i++) {
+      if (header.get(i).equalsIgnoreCase(name)) {
+        if (found >= 0) {
+          throw new DatasetFormatException(
+              source,
+              "label column "
+                  + quote(name)
+                  + " is ambiguous: columns "
+                  + found
+                  + " and "
+                  + i
+                  + " match; choose one by index");
+        }
+        found = i;
+      }
+    }
+    return found;
+  }
+
+  private static float number(
+      String cell, String source, int lineNo, int sample, int feature, String column) {
+    String where =
+        "line "
+            + lineNo
+            + ", column "
+            + quote(column)
+            + " (sample "
+            + sample
+            + ", feature "
+            + feature
+            + ")";
+    if (cell.isEmpty()) {
+      throw new DatasetFormatException(source, where + ": empty value");
+    }
+    float v;
+    try {
+      v = Float.parseFloat(cell);
+    } catch (NumberFormatException e) {
+      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number");
+    }
+    if (!Float.isFinite(v)) {
+      throw new DatasetFormatException(
+          source, where + ": value " + quote(cell) + " is " + v + " (values must be finite)");
+    }
+    return v;
+  }
+
+  private static String nextNonBlank(CsvLineReader lines) throws IOException {
+    String line;
+    while ((line = lines.next()) != null) {
+      if (!line.isBlank()) {
+        return line;
+      }
+    }
+    return null;
+  }
+
+  private static boolean isNumber(String s) {
+    try {
+      return Float.isFinite(Float.parseFloat(s));
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private static boolean isDigits(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch < '0' || ch > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A value from the file, quoted, shortened and stripped of control characters for messages. */
+  static String quote(String s) {
+    String shown = s.length() > MAX_QUOTED ? s.substring(0, MAX_QUOTED) + "..." : s;
+    StringBuilder sb = new StringBuilder("'");
+    for (int i = 0; i < shown.length(); i++) {
+      char ch = shown.charAt(i);
+      sb.append(Character.isISOControl(ch) ? '?' : ch);
+    }
+    return sb.append('\'').toString();
+  }
+
+  private static String preview(List<String> names) {
+    StringBuilder sb = new StringBuilder("(");
+    int shown = Math.min(names.size(), 10);
+    for (int i = 0; i < shown; i++) {
+      sb.append(i == 0 ? "" : ", ").append(quote(names.get(i)));
+    }
+    if (names.size() > shown) {
+      sb.append(", ... ").append(names.size() - shown).append(" more");
+    }
+    return sb.append(')').toString();
+  }
+
+  /**
+   * Writes {@code data} as CSV to {@code path} (gzip if the name ends in {@code .gz}), atomically:
+   * a header {@code f0,...,f<n-1>,label}, then one row per sample with its class name as label.
+   * Reading it back with {@code classNames(data.classNames())} restores the exact labels.
+   */
+  public static void write(Dataset data, Path path) throws IOException {
+    AtomicFile.write(path, file -> {
+      GZIPOutputStream gz = Decompression.wantsGzip(path) ? new GZIPOutputStream(file, 1 << 16) : null;
+      Writer out = new BufferedWriter(new OutputStreamWriter(gz != null ? gz : file, StandardCharsets.UTF_8), 1 << 16);
+      write(data, out);
+      out.flush();
+      if (gz != null) {
+        gz.finish();
+      }
+    });
+  }
+
+
+  /** Writes {@code data} as CSV text to a writer, which is flushed but not closed. */
+  public static void write(Dataset data, Writer out) throws IOException {
+    int f = data.featureCount();
+    for (int j = 0; j < f; j++) {
+      out.write("f" + j + ",");
+    }
+    out.write("label\n");
+    float[] values = data.features();
+    List<String> names = data.classNames();
+    for (int i = 0; i < data.size(); i++) {
+      int off = i * f;
+      for (int j = 0; j < f; j++) {
+        out.write(Float.toString(values[off + j]));
+        out.write(',');
+      }
+      out.write(csvField(names.get(data.label(i))));
+      out.write('\n');
+    }
+    out.flush();
+  }
+
+  private static String csvField(String s) {
+    boolean plain =
+        !s.isEmpty()
+            && s.strip().equals(s)
+            && s.chars().noneMatch(ch -> ch == ',' || ch == '"' || ch == '\n' || ch == '\r');
+    if (plain) {
+      return s;
+    }
+    if (s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
+      throw new IllegalArgumentException(
+          "class name " + quote(s) + " contains a line break; it cannot be written as CSV");
+    }
+    return '"' + s.replace("\"", "\"\"") + '"';
+  }
+}

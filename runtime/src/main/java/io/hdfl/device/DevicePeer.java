@@ -1,0 +1,237 @@
+package io.hdfl.device;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.EnvelopeException;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.data.Dataset;
+import io.hdfl.data.Datasets;
+import io.hdfl.data.LoadOptions;
+import io.hdfl.federation.FederationSettings;
+import io.hdfl.federation.FrameChannel;
+import io.hdfl.federation.MetricsPublisher;
+import io.hdfl.federation.PeerContext;
+import io.hdfl.federation.RingPeer;
+import io.hdfl.federation.RoundReport;
+import io.hdfl.federation.StarAggregator;
+import io.hdfl.federation.StarClient;
+import io.hdfl.federation.Topics;
+import io.hdfl.hd.ClassPrototypes;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.hd.Encoder;
+import io.hdfl.hd.HdModel;
+import io.hdfl.hd.ModelFile;
+import io.hdfl.kernels.VectorKernels;
+import io.hdfl.privacy.ledger.PeerKeys;
+import io.hdfl.privacy.ledger.PrivacyLedger;
+import io.hdfl.privacy.noise.NoiseSource;
+import io.hdfl.privacy.noise.SecureNoiseSource;
+import io.hdfl.privacy.noise.SeededNoiseSource;
+import io.hdfl.sensors.energy.DetectedMeter;
+import io.hdfl.sensors.energy.DeviceProfiles;
+import io.hdfl.sensors.energy.EnergyMeters;
+import io.hdfl.sensors.energy.EnergyReading;
+import io.hdfl.sensors.energy.RoundEnergy;
+import io.hdfl.transport.LastWill;
+import io.hdfl.transport.MqttSettings;
+import io.hdfl.transport.MqttTransport;
+import io.hdfl.transport.Transport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One device of a federation ({@code hdfl peer}): its persistent identity, its connection (with a
+ * retained "online" announcement and an "offline" last will), its local data encoded once, its role,
+ * energy measured per update, the federation's ledger (ring peers and the aggregator keep it), and the
+ * final model written to its state directory.
+ */
+public final class DevicePeer {
+  /** What a finished run left in the state directory. */
+  public record Outcome(Path finalModel, Path ledger, int rounds) {}
+
+  static final String ONLINE = "online";
+  static final String OFFLINE = "offline";
+
+  private final PeerConfig config;
+  private final VectorKernels kernels;
+
+  public DevicePeer(PeerConfig config, VectorKernels kernels) {
+    this.config = config;
+    this.kernels = kernels;
+  }
+
+  public Outcome run(Consumer<String> log) throws Exception {
+    PeerConfig cfg = config;
+    Files.createDirectories(cfg.stateDir());
+    PeerKeys keys = identity(cfg, log);
+    EncodedSet data = null;
+    List<String> classNames = null;
+    if (!cfg.role().equals("aggregator")) {
+      LoadOptions opts = cfg.labelColumn() == null ? LoadOptions.defaults()
+          : LoadOptions.builder().labelColumn(cfg.labelColumn()).build();
+      Dataset d = Datasets.load(cfg.trainData(), opts);
+      if (d.numClasses() > cfg.classes()) {
+        throw new IllegalArgumentException(cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
+            + " but 'classes' is " + cfg.classes());
+      }
+      cfg = cfg.withFeatures(d.featureCount());
+      log.accept("data: " + d.size() + " samples x " + d.featureCount() + " features from " + cfg.trainData());
+      Encoder enc = new Encoder(cfg.settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
+      data = EncodedSet.encode(enc, d.features(), d.size(), d.labels(), cfg.classes(),
+          Runtime.getRuntime().availableProcessors());
+      classNames = d.classNames().size() == cfg.classes() ? d.classNames() : null;
+    } else if (config.settings().encoder().features() <= 1) {
+      throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
+    }
+    FederationSettings s = cfg.settings();
+    Topics topics = new Topics(s.federation());
+    Transport transport = connect(cfg, topics);
+    DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
+        : DeviceProfiles.defaultName()));
+    log.accept(meter.reason());
+    List<AutoCloseable> running = new ArrayList<>();
+    try {
+      transport.publish(topics.peer(cfg.peerId()), ONLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+      NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
+          : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels);
+      PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
+          reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()));
+      CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
+      transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
+        try {
+          fin.complete(EnvelopeCodec.decode(payload, ctx.expectations()));
+        } catch (EnvelopeException e) {
+          log.accept("rejected a final model: " + e.getMessage());
+        }
+      }));
+      Path ledgerFile = cfg.stateDir().resolve("ledger.jsonl");
+      switch (cfg.role()) {
+        case "ring": {
+          Files.deleteIfExists(ledgerFile); // a new run starts a new chain
+          PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
+          RingPeer peer = new RingPeer(ctx, cfg.ringOrder(), data, archive);
+          running.add(peer);
+          peer.start();
+          if (cfg.ringOrder().get(0).equals(cfg.peerId())) {
+            awaitPeers(transport, topics, Set.copyOf(cfg.ringOrder()), cfg, log);
+            log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
+            peer.kickOff();
+          }
+          break;
+        }
+        case "star-client": {
+          StarClient client = new StarClient(ctx, data);
+          running.add(client);
+          client.start();
+          ledgerFile = null;
+          break;
+        }
+        default: {
+          Files.deleteIfExists(ledgerFile);
+          StarAggregator agg = new StarAggregator(ctx, cfg.starClients(), cfg.classes(),
+              PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open());
+          running.add(agg);
+          agg.start();
+        }
+      }
+      log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
+      ModelEnvelope env;
+      try {
+        env = fin.get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
+            + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
+      }
+      ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
+      List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
+      Path modelFile = cfg.stateDir().resolve("final-model.hdfl");
+      ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
+      keys.publish(cfg.stateDir().resolve("keys"));
+      transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+      return new Outcome(modelFile, ledgerFile, env.round());
+    } finally {
+      for (int i = running.size() - 1; i >= 0; i--) {
+        running.get(i).close();
+      }
+      transport.close();
+      meter.meter().close();
+    }
+  }
+
+  /** The peer's Ed25519 identity: created on first start (owner-only file), loaded afterwards. */
+  private static PeerKeys identity(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
+    Path file = cfg.stateDir().resolve(cfg.peerId() + ".key");
+    if (Files.exists(file)) {
+      return PeerKeys.load(cfg.peerId(), file);
+    }
+    PeerKeys k = PeerKeys.generate(cfg.peerId());
+    k.savePrivate(file);
+    k.publish(cfg.stateDir().resolve("keys"));
+    log.accept("created identity " + file + " (public key in " + cfg.stateDir().resolve("keys") + ")");
+    return k;
+  }
+
+  private static Transport connect(PeerConfig cfg, Topics topics) throws Exception {
+    MqttSettings.Builder b = MqttSettings.builder(cfg.broker()).clientId(cfg.settings().federation() + "-" + cfg.peerId())
+        .will(new LastWill(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true));
+    if (cfg.username() != null) {
+      b.credentials(cfg.username(), cfg.password() == null ? "" : cfg.password());
+    }
+    if (cfg.caFile() != null) {
+      b.caFile(cfg.caFile());
+    }
+    if (cfg.clientCert() != null) {
+      if (cfg.clientKey() == null) {
+        throw new IllegalArgumentException("'broker.cert' needs 'broker.key'");
+      }
+      b.clientCertificate(cfg.clientCert(), cfg.clientKey());
+    }
+    return MqttTransport.connect(b.build());
+  }
+
+  /** Blocks until every peer in {@code ids} announced itself online (retained), or fails after the start timeout. */
+  private static void awaitPeers(Transport t, Topics topics, Set<String> ids, PeerConfig cfg, Consumer<String> log)
+      throws Exception {
+    Set<String> online = ConcurrentHashMap.newKeySet();
+    CompletableFuture<Void> all = new CompletableFuture<>();
+    for (String id : ids) {
+      t.subscribe(topics.peer(id), 1, (topic, payload, retained) -> {
+        if (ONLINE.equals(new String(payload, StandardCharsets.UTF_8))) {
+          online.add(id);
+        } else {
+          online.remove(id);
+        }
+        if (online.containsAll(ids)) {
+          all.complete(null);
+        }
+      });
+    }
+    try {
+      all.get(cfg.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      Set<String> missing = new java.util.TreeSet<>(ids);
+      missing.removeAll(online);
+      throw new io.hdfl.federation.FederationException("peers " + missing + " did not come online within "
+          + cfg.startTimeout().toSeconds() + " s ('start.timeout.seconds')");
+    }
+  }
+
+  /** Adds the energy this device used since its previous report, then publishes the report. */
+  private static Consumer<RoundReport> reporter(Transport t, Topics topics, String id, DetectedMeter meter) {
+    MetricsPublisher publish = new MetricsPublisher(t, topics, id);
+    EnergyReading[] last = {meter.meter().read()};
+    return r -> {
+      EnergyReading now = meter.meter().read();
+      RoundEnergy e = RoundEnergy.between(last[0], now);
+      last[0] = now;
+      publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
+    };
+  }
+}

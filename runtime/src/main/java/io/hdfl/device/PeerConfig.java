@@ -1,0 +1,190 @@
+package io.hdfl.device;
+
+import io.hdfl.federation.FederationSettings;
+import io.hdfl.federation.Topology;
+import io.hdfl.hd.EncoderKind;
+import io.hdfl.hd.EncoderSpec;
+import io.hdfl.hd.Similarity;
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.schedule.ScheduleMode;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One device's configuration, read from a properties file (see README "Run a peer"). Unknown keys
+ * are errors, so a typo never silently falls back to a default; every error names the key.
+ *
+ * @param role {@code ring}, {@code star-client} or {@code aggregator}
+ * @param ringOrder ring: every peer id in ring order (this peer included)
+ * @param starClients aggregator: the number of clients K
+ */
+public record PeerConfig(
+    String peerId,
+    String role,
+    FederationSettings settings,
+    List<String> ringOrder,
+    int starClients,
+    int classes,
+    String broker,
+    String username,
+    String password,
+    Path caFile,
+    Path clientCert,
+    Path clientKey,
+    Path trainData,
+    String labelColumn,
+    String noise,
+    String profile,
+    Path stateDir,
+    Duration startTimeout,
+    Duration runTimeout) {
+
+  static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "ring.order", "star.clients", "classes",
+      "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
+      "data.label-column", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
+      "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
+      "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
+      "broker.max-packet");
+
+  /** Reads and validates a configuration file. */
+  public static PeerConfig read(Path file) throws IOException {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(r);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(file + ": no such file");
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": not a properties file (" + e.getMessage() + ")");
+    }
+    Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
+    unknown.removeAll(KEYS);
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(file + ": unknown key(s) " + unknown + " (known: " + new TreeSet<>(KEYS) + ")");
+    }
+    Keys k = new Keys(file, p);
+    String peerId = k.id("peer.id");
+    String role = k.required("role").toLowerCase(Locale.ROOT);
+    if (!List.of("ring", "star-client", "aggregator").contains(role)) {
+      throw k.bad("role", "must be ring, star-client or aggregator");
+    }
+    Topology topology = role.equals("ring") ? Topology.RING : Topology.STAR;
+    ScheduleMode mode = ScheduleMode.parse(k.text("privacy", topology == Topology.RING ? "privatedfl" : "fedhdp"));
+    int dim = k.integer("dim", 2000);
+    double epsilon = k.real("epsilon", 1.0);
+    PrivacyParameters params = mode == ScheduleMode.FEDHDP ? PrivacyParameters.perSampleDelta(dim, epsilon)
+        : PrivacyParameters.withDelta0(dim, epsilon, k.real("delta0", 1e-3));
+    long seed = k.integer("seed", 42);
+    EncoderSpec encoder = new EncoderSpec(EncoderKind.parse(k.text("encoder", "cos")), k.integer("features", 0) == 0
+        ? 1 : k.integer("features", 0), dim, k.integer("basis.seed", 42));
+    FederationSettings settings = FederationSettings.builder().federation(k.id("federation")).topology(topology)
+        .privacy(mode).params(params).encoder(encoder).similarity(Similarity.parse(k.text("similarity", "cosine")))
+        .rounds(k.integer("rounds", 5)).retrainEpochs(k.integer("epochs", 1)).perRound(k.integer("per-round", 100))
+        .quorum(k.integer("quorum", 0)).roundDeadline(Duration.ofSeconds(k.integer("deadline.seconds", 30)))
+        .ackTimeout(Duration.ofSeconds(k.integer("ack.timeout.seconds", 10))).seed(seed)
+        .maxPacketBytes(k.integer("broker.max-packet", 0)).build();
+    List<String> order = List.of();
+    if (role.equals("ring")) {
+      order = Arrays.stream(k.required("ring.order").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+      if (!order.contains(peerId)) {
+        throw k.bad("ring.order", "does not contain this peer's id '" + peerId + "'");
+      }
+      if (new TreeSet<>(order).size() != order.size()) {
+        throw k.bad("ring.order", "lists a peer twice");
+      }
+    }
+    int clients = role.equals("aggregator") ? k.integer("star.clients", 0) : 0;
+    if (role.equals("aggregator") && clients < 1) {
+      throw k.bad("star.clients", "is required for an aggregator and must be >= 1");
+    }
+    int classes = k.integer("classes", 0);
+    if (classes < 1) {
+      throw k.bad("classes", "is required (every peer must agree on the number of classes) and must be >= 1");
+    }
+    String noise = k.text("noise", "secure");
+    if (!noise.equals("secure") && !noise.equals("seeded")) {
+      throw k.bad("noise", "must be secure or seeded");
+    }
+    Path base = file.toAbsolutePath().getParent();
+    return new PeerConfig(peerId, role, settings, order, clients, classes, k.required("broker"),
+        k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
+        k.path("broker.cert", base), k.path("broker.key", base),
+        role.equals("aggregator") ? k.path("data.train", base) : k.requiredPath("data.train", base),
+        k.text("data.label-column", null), noise, k.text("energy.profile", null),
+        k.requiredPath("state.dir", base), Duration.ofSeconds(k.integer("start.timeout.seconds", 120)),
+        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)));
+  }
+
+  /** The settings with the feature count the data actually has. */
+  public PeerConfig withFeatures(int features) {
+    FederationSettings s = settings.withFeatures(features);
+    return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
+        clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout);
+  }
+
+  /** Typed access to the properties with errors that name the file and key. */
+  private record Keys(Path file, Properties p) {
+    String text(String key, String dflt) {
+      String v = p.getProperty(key);
+      return v == null || v.isBlank() ? dflt : v.trim();
+    }
+
+    String required(String key) {
+      String v = text(key, null);
+      if (v == null) {
+        throw bad(key, "is required");
+      }
+      return v;
+    }
+
+    String id(String key) {
+      String v = required(key);
+      if (!LedgerEntry.isValidId(v)) {
+        throw bad(key, "must match " + LedgerEntry.ID + ", got '" + v + "'");
+      }
+      return v;
+    }
+
+    int integer(String key, int dflt) {
+      String v = text(key, null);
+      try {
+        return v == null ? dflt : Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        throw bad(key, "must be a whole number, got '" + v + "'");
+      }
+    }
+
+    double real(String key, double dflt) {
+      String v = text(key, null);
+      try {
+        return v == null ? dflt : Double.parseDouble(v);
+      } catch (NumberFormatException e) {
+        throw bad(key, "must be a number, got '" + v + "'");
+      }
+    }
+
+    Path path(String key, Path base) {
+      String v = text(key, null);
+      return v == null ? null : base.resolve(v);
+    }
+
+    Path requiredPath(String key, Path base) {
+      return base.resolve(required(key));
+    }
+
+    IllegalArgumentException bad(String key, String why) {
+      return new IllegalArgumentException(file + ": '" + key + "' " + why);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.hdfl.federation;
+
+import io.hdfl.codec.ChunkException;
+import io.hdfl.codec.ChunkSplitter;
+import io.hdfl.codec.Reassembler;
+import io.hdfl.transport.MessageHandler;
+import io.hdfl.transport.Transport;
+import io.hdfl.transport.TransportException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Envelope frames over a transport whose broker limits the packet size. A frame larger than {@code
+ * maxPacketBytes} is split into chunks (each a separate QoS 1 message) and reassembled on receipt,
+ * with a timeout and a memory cap; smaller frames travel as they are. MQTT keeps only the last
+ * retained message of a topic, so a frame that must be chunked is published without the retained
+ * flag: the run's receivers subscribe before it starts, and the star's aggregator re-announces its
+ * global model.
+ */
+public final class FrameChannel {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
+
+  private final Transport transport;
+  private final int maxPacketBytes;
+  private final Reassembler reassembler = Reassembler.builder().build();
+  private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
+
+  /** @param maxPacketBytes largest payload the broker accepts; 0 = no limit (never chunk) */
+  public FrameChannel(Transport transport, int maxPacketBytes) {
+    if (maxPacketBytes < 0 || (maxPacketBytes > 0 && maxPacketBytes < 256)) {
+      throw new IllegalArgumentException("--max-packet must be 0 (no limit) or at least 256 bytes, got " + maxPacketBytes);
+    }
+    this.transport = transport;
+    this.maxPacketBytes = maxPacketBytes;
+  }
+
+  /** Publishes a frame, in chunks when it exceeds the packet limit. */
+  public void publish(String topic, byte[] frame, int qos, boolean retained) throws TransportException {
+    if (maxPacketBytes == 0 || frame.length <= maxPacketBytes) {
+      transport.publish(topic, frame, qos, retained);
+      return;
+    }
+    List<byte[]> chunks = ChunkSplitter.split(frame, maxPacketBytes, messageIds.incrementAndGet());
+    for (byte[] c : chunks) {
+      transport.publish(topic, c, Math.max(1, qos), false);
+    }
+  }
+
+  /** A handler that reassembles chunked frames (keyed by topic) and passes whole frames on. */
+  public MessageHandler receiver(MessageHandler onFrame) {
+    return (topic, payload, retained) -> {
+      Optional<byte[]> frame;
+      try {
+        frame = reassembler.offer(topic, payload);
+      } catch (ChunkException e) {
+        LOG.log(System.Logger.Level.WARNING, "rejected a packet on " + topic + ": " + e.getMessage());
+        return;
+      }
+      frame.ifPresent(f -> onFrame.onMessage(topic, f, retained));
+    };
+  }
+}

@@ -1,0 +1,61 @@
+package io.hdfl.federation;
+
+import io.hdfl.hd.ClassPrototypes;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.hd.PrototypeTrainer;
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.ledger.LedgerLine;
+import io.hdfl.privacy.ledger.NoiseRecord;
+import io.hdfl.privacy.ledger.PrivacyLedger;
+import io.hdfl.privacy.noise.NoiseDraw;
+import io.hdfl.privacy.schedule.ModelNoiseState;
+import io.hdfl.privacy.schedule.NoiseDecision;
+import io.hdfl.privacy.schedule.NoisePolicy;
+
+/**
+ * One peer's update of a model, the same for a ring peer and a star client: learn from local
+ * encodings (bundle new samples, then perceptron retraining), add the noise the policy decides, and
+ * sign the ledger entry that records it.
+ */
+final class LocalUpdate {
+  /** The outcome: the noise decision, the draw that realised it, and the signed ledger line. */
+  record Outcome(NoiseDecision decision, NoiseDraw draw, LedgerLine line) {
+    ModelNoiseState after() {
+      return decision.after();
+    }
+  }
+
+  private final PeerContext ctx;
+  private final PrivacyLedger signer;
+  private final NoisePolicy policy;
+  private final PrototypeTrainer trainer;
+
+  LocalUpdate(PeerContext ctx, NoisePolicy policy) {
+    this.ctx = ctx;
+    this.signer = ctx.signer();
+    this.policy = policy;
+    this.trainer = new PrototypeTrainer(ctx.kernels(), ctx.settings().similarity());
+  }
+
+  /**
+   * Trains {@code model} in place on {@code data} (bundling it first when {@code bundle}), adds noise
+   * for {@code data.size()} new samples (or {@code countedSamples} when given ≥ 0) on top of {@code
+   * before}, and signs the entry chained to {@code prevHash}.
+   */
+  Outcome apply(ClassPrototypes model, EncodedSet data, boolean bundle, long countedSamples, ModelNoiseState before,
+      int round, long step, String prevHash, long shuffleSeed) {
+    if (bundle) {
+      trainer.bundle(model, data);
+    }
+    trainer.retrain(model, data, ctx.settings().retrainEpochs(), shuffleSeed, null);
+    long newSamples = countedSamples >= 0 ? countedSamples : data.size();
+    NoiseDecision d = policy.decide(before, newSamples);
+    NoiseDraw draw = ctx.noise().add(model.vectors(), d.added());
+    model.recomputeNorms();
+    LedgerEntry.Source source = ctx.noise().forDeployment() ? LedgerEntry.Source.SECURE : LedgerEntry.Source.SEEDED;
+    LedgerLine line = signer.sign(ctx.keys(), NoiseRecord.update(ctx.id(), round, step, d.samplesAdded(),
+        d.samplesTotal(), d.required(), d.presentBefore(), d.added(), d.presentAfter(), source, d.reason()),
+        prevHash);
+    return new Outcome(d, draw, line);
+  }
+}

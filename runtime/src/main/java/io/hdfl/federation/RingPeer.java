@@ -1,0 +1,290 @@
+package io.hdfl.federation;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.EnvelopeException;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.hd.ClassPrototypes;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.schedule.ModelNoiseState;
+import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.transport.TransportException;
+import io.hdfl.transport.TransportStats;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A PrivateDFL ring peer. It receives the model on its inbox, verifies the envelope, trains (bundling
+ * its shard in round 1, retraining on its cached encodings every round), adds the noise its policy
+ * decides, signs its ledger entry, and hands the model to the next peer, waiting for that peer's
+ * application ack; a peer that does not ack in time is skipped (the ring continues, and the accountant
+ * stays exact because it counts only updates that happened). A duplicate delivery (same step) is
+ * acknowledged again but never trained or noised twice. After the last step of round R the model is
+ * published, retained, as the final model.
+ *
+ * <p>All work runs on the peer's own thread; transport callbacks only enqueue.
+ */
+public final class RingPeer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
+  private static final int ACK_ATTEMPTS = 2;
+
+  private final PeerContext ctx;
+  private final List<String> order;
+  private final int index;
+  private final EncodedSet data;
+  private final LocalUpdate update;
+  private final Topics topics;
+  private final ExecutorService worker;
+  private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private volatile long lastStep = -1;
+  private final io.hdfl.privacy.ledger.PrivacyLedger archive;
+  /**
+   * prev_hash of every chain entry this peer has seen: in a linear chain each parent is extended
+   * once, so a model whose last entry extends an already extended parent is a fork (e.g. from a slow
+   * peer that was skipped but forwarded its copy late) and is dropped.
+   */
+  private final java.util.Set<String> extendedParents = new java.util.HashSet<>();
+  private final java.util.Set<String> seenLines = new java.util.HashSet<>();
+  private long archivedStep;
+  private volatile boolean closed;
+  /** Counters at the previous report: a report covers everything since (the model received included). */
+  private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
+
+  /**
+   * @param order the ring's peer ids in order; this peer is {@code ctx.id()}
+   * @param data this peer's cached encodings
+   */
+  public RingPeer(PeerContext ctx, List<String> order, EncodedSet data) {
+    this(ctx, order, data, null);
+  }
+
+  /**
+   * @param archive where to keep the federation's ledger as this peer sees it (every line since its
+   *     previous turn arrives with the model, so the chain is complete from genesis); null for none
+   */
+  public RingPeer(PeerContext ctx, List<String> order, EncodedSet data, io.hdfl.privacy.ledger.PrivacyLedger archive) {
+    this.archive = archive;
+    this.ctx = ctx;
+    this.order = List.copyOf(order);
+    this.index = order.indexOf(ctx.id());
+    if (index < 0) {
+      throw new IllegalArgumentException("peer " + ctx.id() + " is not in the ring " + order);
+    }
+    this.data = data;
+    this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), ctx.settings().params(), 1.0));
+    this.topics = ctx.topics();
+    this.worker = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "hdfl-peer-" + ctx.id());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Subscribes to the inbox and the ack topic. */
+  public void start() throws TransportException {
+    ctx.transport().subscribe(topics.ringAck(ctx.id()), 1, (topic, payload, retained) -> onAck(payload));
+    ctx.transport().subscribe(topics.ringIn(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
+      if (!closed) {
+        worker.execute(() -> onModel(payload));
+      }
+    }));
+  }
+
+  /** Starts round 1 from an empty model (called on the first peer only). */
+  public void kickOff() {
+    var s = ctx.settings();
+    ModelEnvelope empty = new ModelEnvelope(ModelEnvelope.Kind.RING_MODEL, s.federation(), ctx.id(), 1, 0,
+        s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), data.classes(),
+        0.0, 0, List.of(), null, new float[data.classes() * s.encoder().dim()]);
+    worker.execute(() -> process(empty, false));
+  }
+
+  private void onModel(byte[] payload) {
+    ModelEnvelope env;
+    try {
+      env = EnvelopeCodec.decode(payload, ctx.expectations());
+    } catch (EnvelopeException e) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model: " + e.getMessage());
+      return;
+    }
+    if (env.kind() != ModelEnvelope.Kind.RING_MODEL) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored a " + env.kind() + " on its inbox");
+      return;
+    }
+    process(env, true);
+  }
+
+  private void process(ModelEnvelope env, boolean ack) {
+    long step = env.step() + 1;
+    if (ack) {
+      sendAck(env);
+    }
+    if (step <= lastStep) {
+      return; // duplicate delivery: acknowledged again, never trained or noised twice
+    }
+    if (!env.ledgerLines().isEmpty()) {
+      String last = env.ledgerLines().get(env.ledgerLines().size() - 1);
+      String lastHash = io.hdfl.privacy.ledger.LedgerCodec.hash(last);
+      String parent = io.hdfl.privacy.ledger.LedgerCodec.parse(last).prevHash();
+      if (!seenLines.contains(lastHash) && extendedParents.contains(parent)) {
+        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + env.sender()
+            + " (step " + env.step() + ") that forks the chain: its parent entry was already extended");
+        return;
+      }
+    }
+    long t0 = System.nanoTime();
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    int round = env.round();
+    ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
+    String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
+        : io.hdfl.privacy.ledger.LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
+    ModelNoiseState before = new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed());
+    LocalUpdate.Outcome out = update.apply(model, data, round == 1, -1, before, round, step, prev,
+        ctx.settings().seed() * 1_000_003L + step);
+    lastStep = step;
+    List<String> tail = new ArrayList<>(env.ledgerLines());
+    tail.add(out.line().text());
+    for (String text : tail) {
+      if (seenLines.add(io.hdfl.privacy.ledger.LedgerCodec.hash(text))) {
+        extendedParents.add(io.hdfl.privacy.ledger.LedgerCodec.parse(text).prevHash());
+      }
+    }
+    archive(tail);
+    while (tail.size() > order.size()) {
+      tail.remove(0);
+    }
+    try {
+      ctx.transport().publish(topics.ledger(ctx.id()), out.line().text().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+          1, false);
+      forward(model, out, round, step, tail);
+    } catch (TransportException e) {
+      LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": could not pass the model on: " + e.getMessage());
+    }
+    TransportStats now = ctx.transport().stats();
+    TransportStats io = now.since(lastStats);
+    lastStats = now;
+    ctx.reports().accept(new RoundReport(ctx.id(), round, step, (System.nanoTime() - t0) / 1e9,
+        (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
+        out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
+        out.decision().added()));
+  }
+
+  /** Appends the lines of {@code tail} this peer has not archived yet, in chain order. */
+  private void archive(List<String> tail) {
+    if (archive == null) {
+      return;
+    }
+    for (String text : tail) {
+      io.hdfl.privacy.ledger.LedgerEntry e = io.hdfl.privacy.ledger.LedgerCodec.parse(text);
+      if (e.step() > archivedStep) {
+        try {
+          archive.appendLine(new io.hdfl.privacy.ledger.LedgerLine(text, e));
+          archivedStep = e.step();
+        } catch (java.io.IOException | IllegalArgumentException ex) {
+          LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot archive ledger step " + e.step() + ": "
+              + ex.getMessage());
+          return;
+        }
+      }
+    }
+  }
+
+  /** Hands the model to the next live peer, or publishes it as final after the last step of round R. */
+  private void forward(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
+      throws TransportException {
+    var s = ctx.settings();
+    for (int hop = 1; hop < order.size() + 1; hop++) {
+      int next = (index + hop) % order.size();
+      int nextRound = next <= index ? round + 1 : round;
+      if (nextRound > s.rounds()) {
+        publishFinal(model, out, round, step, tail);
+        return;
+      }
+      String nextId = order.get(next);
+      ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, model, out, nextRound, step, tail);
+      if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
+        return;
+      }
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": " + nextId + " did not acknowledge step " + step
+          + " within " + s.ackTimeout().toMillis() + " ms; skipping it");
+    }
+    publishFinal(model, out, round, step, tail); // nobody else is alive
+  }
+
+  private boolean deliver(String nextId, byte[] frame, long step) throws TransportException {
+    for (int attempt = 0; attempt < ACK_ATTEMPTS; attempt++) {
+      CompletableFuture<Void> acked = new CompletableFuture<>();
+      pendingAcks.put(step, acked);
+      ctx.frames().publish(topics.ringIn(nextId), frame, 1, false);
+      try {
+        acked.get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        return true;
+      } catch (TimeoutException e) {
+        // retry once: QoS 1 plus step dedup makes a resend harmless
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } catch (java.util.concurrent.ExecutionException e) {
+        return false;
+      } finally {
+        pendingAcks.remove(step);
+      }
+    }
+    return false;
+  }
+
+  private void publishFinal(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
+      throws TransportException {
+    ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, model, out, round, step, tail);
+    ctx.frames().publish(topics.finalModel(), EnvelopeCodec.encode(env), 1, true);
+  }
+
+  private ModelEnvelope envelope(ModelEnvelope.Kind kind, ClassPrototypes model, LocalUpdate.Outcome out, int round,
+      long step, List<String> tail) {
+    var s = ctx.settings();
+    return new ModelEnvelope(kind, s.federation(), ctx.id(), round, step, s.encoder().kind().id(),
+        s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(), out.after().presentVariance(),
+        out.after().samplesAbsorbed(), tail, null, model.toArray());
+  }
+
+  private void sendAck(ModelEnvelope received) {
+    var s = ctx.settings();
+    ModelEnvelope ack = new ModelEnvelope(ModelEnvelope.Kind.ACK, s.federation(), ctx.id(), received.round(),
+        received.step(), s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), received.dim(),
+        received.classes(), 0, 0, List.of(), null, null);
+    try {
+      ctx.transport().publish(topics.ringAck(received.sender()), EnvelopeCodec.encode(ack), 1, false);
+    } catch (TransportException e) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": could not acknowledge step " + received.step()
+          + ": " + e.getMessage());
+    }
+  }
+
+  private void onAck(byte[] payload) {
+    try {
+      ModelEnvelope ack = EnvelopeCodec.decode(payload, ctx.expectations());
+      CompletableFuture<Void> f = pendingAcks.get(ack.step());
+      if (ack.kind() == ModelEnvelope.Kind.ACK && f != null) {
+        f.complete(null);
+      }
+    } catch (EnvelopeException e) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected an ack: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    worker.shutdownNow();
+    ctx.transport().close();
+  }
+}

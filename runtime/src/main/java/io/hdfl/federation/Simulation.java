@@ -1,0 +1,313 @@
+package io.hdfl.federation;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.EnvelopeException;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.hd.ClassPrototypes;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.kernels.VectorKernels;
+import io.hdfl.privacy.ledger.LedgerCodec;
+import io.hdfl.privacy.ledger.LedgerLine;
+import io.hdfl.privacy.ledger.PeerKeys;
+import io.hdfl.privacy.ledger.PrivacyLedger;
+import io.hdfl.privacy.noise.NoiseSource;
+import io.hdfl.transport.Transport;
+import io.hdfl.transport.TransportException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * K peers of one federation in one process, each with its own connection, talking only through the
+ * broker (or the loopback). A recorder — one more client — collects what an operator would: the model
+ * at the start of every round (to evaluate it), the peers' round reports, the signed ledger lines, and
+ * the final model.
+ */
+public final class Simulation {
+  /** What a run produced. */
+  public record Result(
+      ClassPrototypes finalModel,
+      List<LedgerLine> ledger,
+      Map<String, PeerKeys> keys,
+      List<RoundReport> reports,
+      double wallSeconds) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final FederationSettings settings;
+  private final List<EncodedSet> shards;
+  private final int classes;
+  private final PeerConnector connector;
+  private final VectorKernels kernels;
+  private final Function<String, NoiseSource> noise;
+
+  /**
+   * @param shards one encoded shard per peer (ring) or client (star)
+   * @param noise the noise source of each peer id (seeded per peer in simulations, secure on devices)
+   */
+  public Simulation(FederationSettings settings, List<EncodedSet> shards, int classes, PeerConnector connector,
+      VectorKernels kernels, Function<String, NoiseSource> noise) {
+    if (shards.isEmpty()) {
+      throw new IllegalArgumentException("a federation needs at least one peer");
+    }
+    this.settings = settings;
+    this.shards = List.copyOf(shards);
+    this.classes = classes;
+    this.connector = connector;
+    this.kernels = kernels;
+    this.noise = noise;
+  }
+
+  /** Peer ids: {@code peer-001 …} (ring) or {@code client-001 …} (star). */
+  public List<String> peerIds() {
+    List<String> ids = new ArrayList<>();
+    String prefix = settings.topology() == Topology.RING ? "peer-" : "client-";
+    for (int i = 1; i <= shards.size(); i++) {
+      ids.add(String.format("%s%03d", prefix, i));
+    }
+    return ids;
+  }
+
+  /**
+   * Runs the federation to its final model.
+   *
+   * @param onRoundModel called (on the recorder's thread) with each round's resulting model
+   * @param timeout the whole run's limit
+   */
+  public Result run(BiConsumer<Integer, ClassPrototypes> onRoundModel, Duration timeout)
+      throws TransportException, InterruptedException, TimeoutException {
+    Topics topics = new Topics(settings.federation());
+    List<String> ids = peerIds();
+    Map<String, PeerKeys> keys = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
+    List<AutoCloseable> running = new ArrayList<>();
+    List<RoundReport> reports = Collections.synchronizedList(new ArrayList<>());
+    List<String> ledgerLines = Collections.synchronizedList(new ArrayList<>());
+    CompletableFuture<ModelEnvelope> finalModel = new CompletableFuture<>();
+    long t0 = System.nanoTime();
+    Transport recorder = connector.connect(settings.federation() + "-recorder");
+    running.add(recorder);
+    try {
+      FrameChannel recorderFrames = new FrameChannel(recorder, settings.maxPacketBytes());
+      var expect = new PeerContext("recorder", settings, recorder, null, null, kernels, r -> { }, recorderFrames)
+          .expectations();
+      recorder.subscribe(topics.allMetrics(), 1, (topic, payload, retained) -> {
+        try {
+          reports.add(JSON.readValue(payload, RoundReportJson.class).toReport());
+        } catch (java.io.IOException e) {
+          // a malformed report is not the recorder's problem to fix
+        }
+      });
+      recorder.subscribe(topics.allLedgers(), 1,
+          (topic, payload, retained) -> ledgerLines.add(new String(payload, StandardCharsets.US_ASCII)));
+      String roundTopic = settings.topology() == Topology.RING ? topics.ringIn(ids.get(0)) : topics.starGlobal();
+      recorder.subscribe(roundTopic, 1, recorderFrames.receiver((topic, payload, retained) -> {
+        try {
+          ModelEnvelope env = EnvelopeCodec.decode(payload, expect);
+          boolean ringStart = env.kind() == ModelEnvelope.Kind.RING_MODEL && env.round() > 1;
+          boolean starGlobal = env.kind() == ModelEnvelope.Kind.GLOBAL_MODEL && env.round() > 1;
+          if (ringStart || starGlobal) {
+            onRoundModel.accept(env.round() - 1, ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes()));
+          }
+        } catch (EnvelopeException e) {
+          // rejected frames are logged by the peers that receive them
+        }
+      }));
+      recorder.subscribe(topics.finalModel(), 1, recorderFrames.receiver((topic, payload, retained) -> {
+        try {
+          finalModel.complete(EnvelopeCodec.decode(payload, expect));
+        } catch (EnvelopeException e) {
+          finalModel.completeExceptionally(e);
+        }
+      }));
+      List<String> all = new ArrayList<>(ids);
+      if (settings.topology() == Topology.STAR) {
+        all.add("aggregator");
+      }
+      Map<String, PeerContext> contexts = connectAll(all, keys, running);
+      if (settings.topology() == Topology.RING) {
+        List<RingPeer> peers = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+          RingPeer p = new RingPeer(contexts.get(ids.get(i)), ids, shards.get(i));
+          running.add(p);
+          peers.add(p);
+          p.start();
+        }
+        peers.get(0).kickOff();
+      } else {
+        StarAggregator agg = new StarAggregator(contexts.get("aggregator"), ids.size(), classes);
+        running.add(agg);
+        for (int i = 0; i < ids.size(); i++) {
+          StarClient c = new StarClient(contexts.get(ids.get(i)), shards.get(i));
+          running.add(c);
+          c.start();
+        }
+        agg.start();
+      }
+      ModelEnvelope fin;
+      try {
+        fin = finalModel.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        throw new FederationException("no final model within " + timeout.toSeconds() + " s (--timeout)");
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("final model unreadable: " + e.getCause().getMessage(), e.getCause());
+      }
+      ClassPrototypes model = ClassPrototypes.copyOf(fin.classes(), fin.dim(), fin.prototypes());
+      onRoundModel.accept(settings.rounds(), model);
+      waitForLedger(ledgerLines, fin.ledgerLines(), Duration.ofSeconds(10));
+      List<LedgerLine> ledger = orderedLedger(ledgerLines, fin.ledgerLines());
+      waitForReports(reports, ledger.size(), Duration.ofSeconds(10));
+      return new Result(model, ledger, keys, List.copyOf(reports), (System.nanoTime() - t0) / 1e9);
+    } finally {
+      for (int i = running.size() - 1; i >= 0; i--) {
+        try {
+          running.get(i).close();
+        } catch (Exception e) {
+          // closing the rest matters more
+        }
+      }
+    }
+  }
+
+  /**
+   * Connects every peer at once: an MQTT connect costs a few hundred milliseconds of client-side
+   * waiting, so connecting K peers one after another would dominate short runs.
+   */
+  private Map<String, PeerContext> connectAll(List<String> ids, Map<String, PeerKeys> keys, List<AutoCloseable> running)
+      throws TransportException, InterruptedException {
+    Map<String, PeerContext> out = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.min(ids.size(), 32), r -> {
+          Thread t = new Thread(r, "hdfl-connect");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      List<java.util.concurrent.Future<PeerContext>> futures = new ArrayList<>();
+      for (String id : ids) {
+        PeerKeys k = PeerKeys.generate(id);
+        keys.put(id, k);
+        futures.add(pool.submit(() -> context(id, k)));
+      }
+      TransportException first = null;
+      for (int i = 0; i < ids.size(); i++) {
+        try {
+          PeerContext c = futures.get(i).get();
+          out.put(ids.get(i), c);
+          running.add(c.transport());
+        } catch (ExecutionException e) {
+          if (first == null) {
+            first = e.getCause() instanceof TransportException te ? te
+                : new TransportException(String.valueOf(e.getCause()), e.getCause());
+          }
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private PeerContext context(String id, PeerKeys k) throws TransportException {
+    Transport t = connector.connect(settings.federation() + "-" + id);
+    Topics topics = new Topics(settings.federation());
+    return new PeerContext(id, settings, t, k, noise.apply(id), kernels, new MetricsPublisher(t, topics, id),
+        new FrameChannel(t, settings.maxPacketBytes()));
+  }
+
+  /**
+   * The ledger lines in chain order. Ring: the final model's lineage, walked back from the entry it
+   * carries last (entries off that lineage, e.g. from a fork a slow peer started and its successor
+   * dropped, are not part of the model's history). Star: as the aggregator published them.
+   */
+  private List<LedgerLine> orderedLedger(List<String> lines, List<String> finalTail) {
+    List<LedgerLine> parsed = new ArrayList<>();
+    synchronized (lines) {
+      for (String text : lines) {
+        parsed.add(new LedgerLine(text, LedgerCodec.parse(text)));
+      }
+    }
+    if (settings.topology() == Topology.RING && !finalTail.isEmpty()) {
+      Map<String, LedgerLine> byHash = new java.util.HashMap<>();
+      for (LedgerLine l : parsed) {
+        byHash.put(l.hash(), l);
+      }
+      List<LedgerLine> chain = new ArrayList<>();
+      String at = LedgerCodec.hash(finalTail.get(finalTail.size() - 1));
+      while (!at.equals(io.hdfl.privacy.ledger.LedgerEntry.GENESIS_HASH)) {
+        LedgerLine l = byHash.get(at);
+        if (l == null) {
+          throw new IllegalStateException("the final model's ledger chain is missing entry " + at.substring(0, 12));
+        }
+        chain.add(l);
+        at = l.entry().prevHash();
+      }
+      java.util.Collections.reverse(chain);
+      parsed = chain;
+    }
+    PrivacyLedger check = PrivacyLedger.inMemory(settings.ledgerSettings());
+    for (LedgerLine l : parsed) {
+      try {
+        check.appendLine(l);
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return check.lines();
+  }
+
+  /**
+   * The final model may overtake the last ledger lines (they come from other publishers): wait until
+   * the entry the final model carries last has arrived.
+   */
+  private static void waitForLedger(List<String> lines, List<String> finalTail, Duration max)
+      throws InterruptedException {
+    if (finalTail.isEmpty()) {
+      return;
+    }
+    String last = finalTail.get(finalTail.size() - 1);
+    long deadline = System.nanoTime() + max.toNanos();
+    while (!lines.contains(last)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the final model's ledger entry never arrived on the ledger topic");
+      }
+      Thread.sleep(2);
+    }
+  }
+
+  /**
+   * Every ledger entry comes with one round report, but a peer publishes its report after passing the
+   * model on: wait for the stragglers so the last round's totals are complete.
+   */
+  private static void waitForReports(List<RoundReport> reports, int expected, Duration max)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (reports.size() < expected && System.nanoTime() < deadline) {
+      Thread.sleep(2);
+    }
+  }
+
+  /** Jackson target for round reports read back from the broker. */
+  record RoundReportJson(String peer, int round, long step, double wall_s, double cpu_s, Double energy_j,
+      String energy_source, long bytes_sent, long bytes_received, long samples_new, double variance_required,
+      double variance_present, double variance_added) {
+    RoundReport toReport() {
+      return new RoundReport(peer, round, step, wall_s, cpu_s, energy_j == null ? Double.NaN : energy_j,
+          energy_source, bytes_sent, bytes_received, samples_new, variance_required, variance_present,
+          variance_added);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package io.hdfl.federation;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.EnvelopeException;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.hd.ClassPrototypes;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.LedgerCodec;
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.schedule.ModelNoiseState;
+import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.transport.TransportException;
+import io.hdfl.transport.TransportStats;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A FedHDPrivacy client. For each new global model (retained on {@code star/global}) it takes L new
+ * samples from its stream, bundles them into the global model and retrains on them, adds the noise its
+ * policy decides on top of the noise the global model carries, signs its ledger entry (chained to the
+ * aggregate entry that came with the global model) and publishes its update. A global model of a round
+ * it already answered (a retained re-delivery) is ignored.
+ */
+public final class StarClient implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
+
+  private final PeerContext ctx;
+  private final SampleStream stream;
+  private final LocalUpdate update;
+  private final Topics topics;
+  private final ExecutorService worker;
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private volatile int lastRound;
+  private volatile boolean closed;
+  /** Counters at the previous report: a report covers everything since (the model received included). */
+  private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
+
+  public StarClient(PeerContext ctx, EncodedSet data) {
+    this.ctx = ctx;
+    this.stream = new SampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode());
+    PrivacyParameters p = ctx.settings().params();
+    this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), p, 1.0));
+    this.topics = ctx.topics();
+    this.worker = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "hdfl-client-" + ctx.id());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  public void start() throws TransportException {
+    ctx.transport().subscribe(topics.starGlobal(), 1, ctx.frames().receiver((topic, payload, retained) -> {
+      if (!closed) {
+        worker.execute(() -> onGlobal(payload));
+      }
+    }));
+  }
+
+  private void onGlobal(byte[] payload) {
+    ModelEnvelope env;
+    try {
+      env = EnvelopeCodec.decode(payload, ctx.expectations());
+    } catch (EnvelopeException e) {
+      LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": rejected a global model: " + e.getMessage());
+      return;
+    }
+    if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() <= lastRound) {
+      return;
+    }
+    long t0 = System.nanoTime();
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    int round = env.round();
+    lastRound = round;
+    ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
+    String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
+        : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
+    EncodedSet fresh = stream.next(ctx.settings().perRound());
+    LocalUpdate.Outcome out = update.apply(model, fresh, true, -1,
+        new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed()), round, round, prev,
+        ctx.settings().seed() * 1_000_003L + round * 7919L + ctx.id().hashCode());
+    var s = ctx.settings();
+    ModelEnvelope upd = new ModelEnvelope(ModelEnvelope.Kind.CLIENT_UPDATE, s.federation(), ctx.id(), round, round,
+        s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(),
+        out.after().presentVariance(), out.after().samplesAbsorbed(), List.of(out.line().text()), null,
+        model.toArray());
+    try {
+      ctx.frames().publish(topics.starUpdate(ctx.id()), EnvelopeCodec.encode(upd), 1, false);
+    } catch (TransportException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": could not publish its update: " + e.getMessage());
+    }
+    TransportStats now = ctx.transport().stats();
+    TransportStats io = now.since(lastStats);
+    lastStats = now;
+    ctx.reports().accept(new RoundReport(ctx.id(), round, round, (System.nanoTime() - t0) / 1e9,
+        (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
+        out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
+        out.decision().added()));
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    worker.shutdownNow();
+    ctx.transport().close();
+  }
+}

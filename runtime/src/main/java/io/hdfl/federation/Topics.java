@@ -1,0 +1,70 @@
+package io.hdfl.federation;
+
+import io.hdfl.privacy.ledger.LedgerEntry;
+
+/** The MQTT topics of federation F (DESIGN §5). */
+public final class Topics {
+  private final String root;
+
+  public Topics(String federation) {
+    if (!LedgerEntry.isValidId(federation)) {
+      throw new IllegalArgumentException("federation id must match " + LedgerEntry.ID + ", got '" + federation + "'");
+    }
+    this.root = "hdfl/" + federation + "/";
+  }
+
+  /** Retained announcement of a peer (and its last will "offline"). */
+  public String peer(String id) {
+    return root + "peers/" + id;
+  }
+
+  /** Ring: model handoff into peer {@code id} (QoS 1, dedup by step). */
+  public String ringIn(String id) {
+    return root + "ring/" + id + "/in";
+  }
+
+  /** Ring: application acknowledgements to peer {@code id}. */
+  public String ringAck(String id) {
+    return root + "ring/" + id + "/ack";
+  }
+
+  /** Star: the retained global model. */
+  public String starGlobal() {
+    return root + "star/global";
+  }
+
+  /** Star: the update of client {@code id}. */
+  public String starUpdate(String id) {
+    return root + "star/update/" + id;
+  }
+
+  /** Star: all client updates. */
+  public String starUpdates() {
+    return root + "star/update/+";
+  }
+
+  /** Round reports of peer {@code id} (JSON). */
+  public String metrics(String id) {
+    return root + "metrics/" + id;
+  }
+
+  /** All round reports. */
+  public String allMetrics() {
+    return root + "metrics/+";
+  }
+
+  /** Signed ledger lines as their authors publish them (ring peers; the star's aggregator). */
+  public String ledger(String id) {
+    return root + "ledger/" + id;
+  }
+
+  /** All ledger lines. */
+  public String allLedgers() {
+    return root + "ledger/+";
+  }
+
+  /** The retained final model. */
+  public String finalModel() {
+    return root + "model/final";
+  }
+}

@@ -1,0 +1,128 @@
+package io.hdfl.hd;
+
+import io.hdfl.kernels.VectorKernels;
+import java.util.Arrays;
+
+/**
+ * The model: one D-dimensional prototype per class, stored row-major ({@code S × D}), with their
+ * squared norms kept up to date for cosine scoring.
+ */
+public final class ClassPrototypes {
+  private final int classes;
+  private final int dim;
+  private final float[] vectors;
+  private final double[] normSq;
+
+  /** All-zero prototypes. */
+  public ClassPrototypes(int classes, int dim) {
+    this(classes, dim, newStorage(classes, dim));
+  }
+
+  private ClassPrototypes(int classes, int dim, float[] vectors) {
+    this.classes = classes;
+    this.dim = dim;
+    this.vectors = vectors;
+    this.normSq = new double[classes];
+    recomputeNorms();
+  }
+
+  private static float[] newStorage(int classes, int dim) {
+    if (classes < 1 || dim < 1) {
+      throw new IllegalArgumentException("need classes >= 1 and dim >= 1, got " + classes + ", " + dim);
+    }
+    long size = (long) classes * dim;
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("model " + classes + "x" + dim + " is too large");
+    }
+    return new float[(int) size];
+  }
+
+  /** Prototypes holding a copy of {@code vectors} ({@code classes × dim}, row-major, all finite). */
+  public static ClassPrototypes copyOf(int classes, int dim, float[] vectors) {
+    float[] v = newStorage(classes, dim);
+    if (vectors.length != v.length) {
+      throw new IllegalArgumentException("expected " + v.length + " values, got " + vectors.length);
+    }
+    for (int i = 0; i < v.length; i++) {
+      if (!Float.isFinite(vectors[i])) {
+        throw new IllegalArgumentException("prototype value " + i + " is not finite");
+      }
+    }
+    System.arraycopy(vectors, 0, v, 0, v.length);
+    return new ClassPrototypes(classes, dim, v);
+  }
+
+  public int classes() {
+    return classes;
+  }
+
+  public int dim() {
+    return dim;
+  }
+
+  /** The live row-major storage. After changing it directly, call {@link #recomputeNorms()}. */
+  public float[] vectors() {
+    return vectors;
+  }
+
+  /** A copy of the storage. */
+  public float[] toArray() {
+    return vectors.clone();
+  }
+
+  /** {@code C_c += alpha · h[off .. off + D)}, keeping the norm exact. */
+  public void add(int c, float alpha, float[] h, int off, VectorKernels k) {
+    checkClass(c);
+    k.axpy(alpha, h, off, vectors, c * dim, dim);
+    normSq[c] = k.sumOfSquares(vectors, c * dim, dim);
+  }
+
+  /**
+   * {@code C_c += alpha · h} when the caller already knows {@code C_c · h} and {@code |h|²}: the norm
+   * is updated in O(1) as {@code |C|² + 2α(C·h) + α²|h|²}. Used by retraining, which recomputes exact
+   * norms at the end of each epoch.
+   */
+  void addKnowing(int c, float alpha, float[] h, int off, double dotBefore, double hSq, VectorKernels k) {
+    k.axpy(alpha, h, off, vectors, c * dim, dim);
+    normSq[c] = Math.max(0.0, normSq[c] + 2.0 * alpha * dotBefore + (double) alpha * alpha * hSq);
+  }
+
+  /** Squared L2 norm of prototype {@code c}. */
+  public double normSq(int c) {
+    checkClass(c);
+    return normSq[c];
+  }
+
+  /** Recomputes every norm from the stored values (in double precision). */
+  public void recomputeNorms() {
+    for (int c = 0; c < classes; c++) {
+      double s = 0;
+      for (int i = c * dim, end = i + dim; i < end; i++) {
+        s += (double) vectors[i] * vectors[i];
+      }
+      normSq[c] = s;
+    }
+  }
+
+  /** A deep copy. */
+  public ClassPrototypes copy() {
+    return new ClassPrototypes(classes, dim, vectors.clone());
+  }
+
+  private void checkClass(int c) {
+    if (c < 0 || c >= classes) {
+      throw new IndexOutOfBoundsException("class " + c + " outside [0, " + classes + ")");
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ClassPrototypes p && p.classes == classes && p.dim == dim
+        && Arrays.equals(p.vectors, vectors);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * classes + dim) + Arrays.hashCode(vectors);
+  }
+}

@@ -1,0 +1,108 @@
+package io.hdfl.hd;
+
+/**
+ * A labelled data set in hypervector form, encoded once and reused by every training epoch and
+ * round (the basis is fixed per federation, so encodings never change).
+ */
+public final class EncodedSet {
+  private final float[] vectors;
+  private final int size;
+  private final int dim;
+  private final int[] labels;
+  private final int classes;
+  private final double[] squaredNorms;
+
+  private EncodedSet(float[] vectors, int size, int dim, int[] labels, int classes) {
+    this.vectors = vectors;
+    this.size = size;
+    this.dim = dim;
+    this.labels = labels;
+    this.classes = classes;
+    this.squaredNorms = new double[size];
+    for (int i = 0; i < size; i++) {
+      double s = 0;
+      for (int j = i * dim, end = j + dim; j < end; j++) {
+        s += (double) vectors[j] * vectors[j];
+      }
+      squaredNorms[i] = s;
+    }
+  }
+
+  /** Encodes {@code n} samples (row-major {@code features}) with their labels in [0, classes). */
+  public static EncodedSet encode(Encoder encoder, float[] features, int n, int[] labels, int classes, int threads) {
+    if (n < 1) {
+      throw new IllegalArgumentException("cannot encode an empty data set");
+    }
+    if (labels.length < n) {
+      throw new IllegalArgumentException(n + " samples but " + labels.length + " labels");
+    }
+    for (int i = 0; i < n; i++) {
+      if (labels[i] < 0 || labels[i] >= classes) {
+        throw new IllegalArgumentException("label " + labels[i] + " of sample " + i + " outside [0, " + classes + ")");
+      }
+    }
+    long size = (long) n * encoder.dim();
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException(n + " samples at D=" + encoder.dim() + " exceed the largest array;"
+          + " encode in parts or lower --dim");
+    }
+    float[] out = new float[(int) size];
+    encoder.encode(features, n, out, threads);
+    return new EncodedSet(out, n, encoder.dim(), java.util.Arrays.copyOf(labels, n), classes);
+  }
+
+  /** Wraps existing hypervectors (not copied). */
+  public static EncodedSet of(float[] vectors, int n, int dim, int[] labels, int classes) {
+    if ((long) n * dim > vectors.length || labels.length < n) {
+      throw new IllegalArgumentException("vectors or labels too short for " + n + " x " + dim);
+    }
+    return new EncodedSet(vectors, n, dim, labels, classes);
+  }
+
+  /** The rows at {@code indices}, copied. */
+  public EncodedSet subset(int[] indices) {
+    float[] v = new float[indices.length * dim];
+    int[] l = new int[indices.length];
+    for (int i = 0; i < indices.length; i++) {
+      System.arraycopy(vectors, indices[i] * dim, v, i * dim, dim);
+      l[i] = labels[indices[i]];
+    }
+    return new EncodedSet(v, indices.length, dim, l, classes);
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public int dim() {
+    return dim;
+  }
+
+  public int classes() {
+    return classes;
+  }
+
+  public int label(int i) {
+    return labels[i];
+  }
+
+  /** A copy of the labels. */
+  public int[] labels() {
+    return labels.clone();
+  }
+
+  /** Offset of sample {@code i} in {@link #vectors()}. */
+  public int offset(int i) {
+    return i * dim;
+  }
+
+  /** The live row-major hypervectors. Callers must not modify them. */
+  public float[] vectors() {
+    return vectors;
+  }
+
+  /** |H_i|², precomputed in double. */
+  public double squaredNorm(int i) {
+    return squaredNorms[i];
+  }
+}

@@ -1,0 +1,138 @@
+package io.hdfl.io;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Crash-safe file writes. Whole-file writes make readers see either the old content or the complete
+ * new content, never a partial file, even across a crash: write a temporary file beside the target,
+ * fsync it, rename it over the target, fsync the directory. Temporary files get the default
+ * permissions (so the umask applies, as for any new file) unlike {@link Files#createTempFile}'s
+ * owner-only mode — except for {@link #createOwnerOnly}, which is private from creation on.
+ */
+public final class AtomicFile {
+  /** The body that writes the content. */
+  @FunctionalInterface
+  public interface Content {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /** rw------- */
+  public static final Set<PosixFilePermission> OWNER_ONLY =
+      EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+  private static final System.Logger LOG = System.getLogger("io.hdfl.io");
+
+  private AtomicFile() {}
+
+  /** Replaces {@code target} with what {@code content} writes. The stream is buffered; do not close it. */
+  public static void write(Path target, Content content) throws IOException {
+    commit(target, content, true, new FileAttribute<?>[0]);
+  }
+
+  /**
+   * Creates {@code target} (for a secret such as a private key) with permissions rw------- from the
+   * moment it exists, where the file system has POSIX permissions; elsewhere logs once that the
+   * permissions must be restricted by hand.
+   *
+   * @throws FileAlreadyExistsException if {@code target} exists: secrets are never overwritten
+   */
+  public static void createOwnerOnly(Path target, byte[] bytes) throws IOException {
+    Path abs = target.toAbsolutePath();
+    if (Files.exists(abs)) {
+      throw new FileAlreadyExistsException(abs.toString(), null, "refusing to overwrite it");
+    }
+    commit(abs, out -> out.write(bytes), false, ownerOnly(abs.getParent()));
+  }
+
+  /** Appends {@code bytes} to {@code file} (created if absent) and fsyncs it before returning. */
+  public static void append(Path file, byte[] bytes) throws IOException {
+    Path abs = file.toAbsolutePath();
+    boolean created = !Files.exists(abs);
+    if (created && abs.getParent() != null) {
+      Files.createDirectories(abs.getParent());
+    }
+    try (FileChannel ch = FileChannel.open(abs, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.APPEND)) {
+      ByteBuffer buf = ByteBuffer.wrap(bytes);
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+      ch.force(true);
+    }
+    if (created) {
+      syncDirectory(abs.getParent());
+    }
+  }
+
+  private static void commit(Path target, Content content, boolean replace, FileAttribute<?>[] attrs)
+      throws IOException {
+    Path abs = target.toAbsolutePath();
+    Path dir = abs.getParent();
+    if (dir != null) {
+      Files.createDirectories(dir);
+    }
+    Path tmp = abs.resolveSibling(
+        "." + abs.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+          attrs)) {
+        OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+        content.writeTo(out);
+        out.flush();
+        ch.force(true);
+      }
+      StandardCopyOption[] opts = replace
+          ? new StandardCopyOption[] {StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING}
+          : new StandardCopyOption[] {StandardCopyOption.ATOMIC_MOVE};
+      try {
+        Files.move(tmp, abs, opts);
+      } catch (AtomicMoveNotSupportedException e) {
+        if (replace) {
+          Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+        } else {
+          Files.move(tmp, abs);
+        }
+      }
+      syncDirectory(dir);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static FileAttribute<?>[] ownerOnly(Path dir) {
+    if (dir != null && dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)};
+    }
+    LOG.log(System.Logger.Level.WARNING, "hdfl: this file system has no POSIX permissions; "
+        + "a private file gets the default access rights, restrict them yourself");
+    return new FileAttribute<?>[0];
+  }
+
+  /** Best effort: persists a rename or a new entry. Not every platform can open a directory for sync. */
+  private static void syncDirectory(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException | UnsupportedOperationException e) {
+      // Directory fsync is not supported here (e.g. Windows); the file itself is already synced.
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.hdfl.privacy.composition;
+
+import io.hdfl.privacy.ledger.LedgerEntry;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The honest composition report of a real run, from the noise its ledger records (rather than from a
+ * schedule laid out in advance): ring entries give the variance added at every step, star entries
+ * the clients' added variance and the global model's variance per round.
+ */
+public final class LedgerExposure {
+  private LedgerExposure() {}
+
+  /** The δ of the report: δ0 over every sample the final model absorbed (counted as the schedules do). */
+  public static double reportDelta(List<LedgerEntry> entries) {
+    LedgerEntry last = entries.get(entries.size() - 1);
+    return Math.min(0.5, last.delta0() / last.samplesTotal());
+  }
+
+  public static List<ObserverGuarantee> observers(List<LedgerEntry> entries, int retrainPassesPerRound,
+      boolean wireEncrypted) {
+    if (entries.isEmpty()) {
+      throw new IllegalArgumentException("the ledger has no entries");
+    }
+    LedgerEntry first = entries.get(0);
+    RecordInfluence influence = new RecordInfluence(first.dim(), retrainPassesPerRound);
+    double delta = reportDelta(entries);
+    int rounds = entries.get(entries.size() - 1).round();
+    if (first.topology() == LedgerEntry.Topology.RING) {
+      Set<String> peers = new HashSet<>();
+      for (LedgerEntry e : entries) {
+        peers.add(e.peer());
+      }
+      int k = peers.size();
+      if (entries.size() != (long) k * rounds) {
+        throw new IllegalArgumentException("the ledger has " + entries.size() + " entries, not " + k + " peers x "
+            + rounds + " rounds: peers were skipped, and the report needs every step of every round");
+      }
+      double[] added = new double[entries.size()];
+      for (int i = 0; i < added.length; i++) {
+        added[i] = entries.get(i).addedVariance();
+      }
+      return RingExposure.observers(k, rounds, added, influence, delta, first.epsilon(), wireEncrypted);
+    }
+    double[] clientAdded = new double[rounds];
+    double[] globalPresent = new double[rounds];
+    java.util.Arrays.fill(clientAdded, Double.POSITIVE_INFINITY);
+    int clients = 0;
+    for (LedgerEntry e : entries) {
+      if (e.kind() == LedgerEntry.Kind.UPDATE) {
+        clientAdded[e.round() - 1] = Math.min(clientAdded[e.round() - 1], e.addedVariance()); // worst client
+      } else {
+        globalPresent[e.round() - 1] = e.presentAfter();
+        clients = Math.max(clients, e.contributors().size());
+      }
+    }
+    for (int r = 0; r < rounds; r++) {
+      if (Double.isInfinite(clientAdded[r])) {
+        throw new IllegalArgumentException("round " + (r + 1) + " has no client update in the ledger");
+      }
+    }
+    return StarExposure.observers(Math.max(1, clients), clientAdded, globalPresent, influence, delta, first.epsilon(),
+        wireEncrypted);
+  }
+}

@@ -1,0 +1,51 @@
+package io.hdfl.privacy.composition;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Per-observer guarantees of a record in a FedHDPrivacy star (K clients, R rounds, L new samples per
+ * client per round; each record is learned in one round only). Per round r: {@code clientAdded[r-1]}
+ * is Γ_k^r, {@code globalPresent[r-1]} the variance present in the global model after aggregation
+ * (server noise included). Observers:
+ *
+ * <ul>
+ *   <li><b>final-model user</b> (and any client reading the global models): the global model of the
+ *       record's round carries its influence divided by K; later models are post-processing of it;
+ *   <li><b>aggregator</b> (the clients' next hop): knows the global model it sent, so subtracting it
+ *       from a client's update leaves the local update with only Γ_k^r of noise;
+ *   <li><b>wire reader</b> (updates not end-to-end encrypted): the global model is published, so it can
+ *       do what the aggregator does.
+ * </ul>
+ *
+ * The worst round is reported. The global model's present variance is the papers' Σv_k/K², which
+ * undercounts the noise the clients inherited from the same global model, so ε here is, if anything,
+ * overstated — never understated.
+ */
+public final class StarExposure {
+  private StarExposure() {}
+
+  public static List<ObserverGuarantee> observers(int clients, double[] clientAdded, double[] globalPresent,
+      RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
+    int rounds = clientAdded.length;
+    if (clients < 1 || rounds < 1 || globalPresent.length != rounds) {
+      throw new IllegalArgumentException("need K >= 1, R >= 1 and one value per round");
+    }
+    double influenceOne = influence.firstRound();
+    List<ObserverGuarantee> out = new ArrayList<>();
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne / clients, globalPresent[r - 1],
+            "global model of round " + r)), r -> "a record learned in round " + r,
+        "final-model user", "the global model (a record's influence divided by K)", delta, headlineEpsilon));
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne, clientAdded[r - 1],
+            "client update of round " + r + " minus the global model")), r -> "a record learned in round " + r,
+        "aggregator", "each client's update, minus the global model it sent", delta, headlineEpsilon));
+    if (!wireEncrypted) {
+      out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne, clientAdded[r - 1],
+              "client update of round " + r + " minus the published global model")),
+          r -> "a record learned in round " + r,
+          "wire reader", "client updates (not end-to-end encrypted) and the published global model", delta,
+          headlineEpsilon));
+    }
+    return out;
+  }
+}

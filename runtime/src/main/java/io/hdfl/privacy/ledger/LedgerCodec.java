@@ -1,0 +1,413 @@
+package io.hdfl.privacy.ledger;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hdfl.privacy.ledger.LedgerEntry.Kind;
+import io.hdfl.privacy.ledger.LedgerEntry.Schedule;
+import io.hdfl.privacy.ledger.LedgerEntry.Source;
+import io.hdfl.privacy.ledger.LedgerEntry.Topology;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The ledger's line format: pure text ↔ {@link LedgerEntry}.
+ *
+ * <p>A line is {@code <body>,"sig":"<base64>"}} where {@code <body>} is a JSON object's text without
+ * its closing brace, holding every field but {@code sig} in the fixed order of {@link #FIELDS}. The
+ * signer writes the body once; the signature covers the ASCII bytes of {@code body + "}"} (the entry
+ * without {@code sig}, itself a JSON object) and the next entry's {@code prev_hash} is the SHA-256 of
+ * the whole line without its newline. Readers never re-serialize: they split the stored line
+ * textually ({@link #split}) and check the signature over the exact bytes, then parse it
+ * ({@link #parse}) only for the values.
+ *
+ * <p>Lines are pure ASCII: strings escape {@code "}, {@code \} and every character outside
+ * {@code 0x20..0x7e} as JSON escapes. Doubles are written as the shortest decimal that parses back to
+ * the same double ({@link #decimal}), computed with {@link BigDecimal} so that the text is the same on
+ * every JDK (unlike {@link Double#toString}, whose output changed in JDK 19). NaN and infinities are
+ * rejected.
+ */
+public final class LedgerCodec {
+  /** The JSON field names in the order every line holds them; {@code sig} is last. */
+  public static final List<String> FIELDS = List.of(
+      "v", "federation", "peer", "kind", "topology", "round", "step", "samples_new", "samples_total",
+      "sensitivity_scale", "variance_required", "variance_present_before", "variance_added",
+      "variance_present_after", "epsilon", "delta0", "dim", "schedule", "noise_source", "not_for_deployment",
+      "contributors", "reason", "prev_hash", "timestamp", "sig");
+
+  /** Ed25519 signatures are 64 bytes: 88 base64 characters ending in "==". */
+  private static final Pattern SIG_TAIL = Pattern.compile(",\"sig\":\"([A-Za-z0-9+/]{86}==)\"}$");
+  private static final Pattern TIMESTAMP =
+      Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z");
+  private static final ObjectMapper STRICT = strictMapper();
+  private static final HexFormat HEX = HexFormat.of();
+
+  private LedgerCodec() {}
+
+  /** A line split at its signature. */
+  public record Split(String body, String signature) {
+    /** The bytes the signature covers: {@code body + "}"}. */
+    public byte[] signedBytes() {
+      return LedgerCodec.signedBytes(body);
+    }
+  }
+
+  // ---- writing ------------------------------------------------------------------------------
+
+  /**
+   * The canonical body of {@code e} (every field but {@code sig}, no closing brace). Validates what
+   * the text depends on: ids, finite numbers, hash and timestamp shapes.
+   *
+   * @throws IllegalArgumentException if a value cannot be written
+   */
+  public static String body(LedgerEntry e) {
+    if (!LedgerEntry.isValidId(e.federation())) {
+      throw new IllegalArgumentException("federation id must match " + LedgerEntry.ID + ", got " + e.federation());
+    }
+    if (!LedgerEntry.isValidId(e.peer())) {
+      throw new IllegalArgumentException("peer id must match " + LedgerEntry.ID + ", got " + e.peer());
+    }
+    if (!LedgerEntry.HASH.matcher(e.prevHash()).matches()) {
+      throw new IllegalArgumentException("prev_hash must be 64 lower-case hex digits, got " + e.prevHash());
+    }
+    if (!TIMESTAMP.matcher(e.timestamp()).matches()) {
+      throw new IllegalArgumentException("timestamp must be ISO-8601 UTC (…Z), got " + e.timestamp());
+    }
+    if (e.reason().length() > LedgerEntry.MAX_REASON) {
+      throw new IllegalArgumentException("reason longer than " + LedgerEntry.MAX_REASON + " characters");
+    }
+    if (e.contributors().size() > LedgerEntry.MAX_CONTRIBUTORS) {
+      throw new IllegalArgumentException("more than " + LedgerEntry.MAX_CONTRIBUTORS + " contributors");
+    }
+    StringBuilder b = new StringBuilder(640 + 67 * e.contributors().size());
+    b.append("{\"v\":").append(e.version());
+    string(b, "federation", e.federation());
+    string(b, "peer", e.peer());
+    string(b, "kind", e.kind().wire());
+    string(b, "topology", e.topology().wire());
+    b.append(",\"round\":").append(e.round());
+    b.append(",\"step\":").append(e.step());
+    b.append(",\"samples_new\":").append(e.samplesNew());
+    b.append(",\"samples_total\":").append(e.samplesTotal());
+    number(b, "sensitivity_scale", e.sensitivityScale());
+    number(b, "variance_required", e.requiredVariance());
+    number(b, "variance_present_before", e.presentBefore());
+    number(b, "variance_added", e.addedVariance());
+    number(b, "variance_present_after", e.presentAfter());
+    number(b, "epsilon", e.epsilon());
+    number(b, "delta0", e.delta0());
+    b.append(",\"dim\":").append(e.dim());
+    string(b, "schedule", e.schedule().wire());
+    string(b, "noise_source", e.source().wire());
+    b.append(",\"not_for_deployment\":").append(e.notForDeployment());
+    b.append(",\"contributors\":[");
+    for (int i = 0; i < e.contributors().size(); i++) {
+      String h = e.contributors().get(i);
+      if (!LedgerEntry.HASH.matcher(h).matches()) {
+        throw new IllegalArgumentException("contributor must be an entry hash (64 lower-case hex digits), got " + h);
+      }
+      b.append(i == 0 ? "\"" : ",\"").append(h).append('"');
+    }
+    b.append(']');
+    string(b, "reason", e.reason());
+    string(b, "prev_hash", e.prevHash());
+    string(b, "timestamp", e.timestamp());
+    return b.toString();
+  }
+
+  /** The stored line (without newline) for a body and its base64 signature. */
+  public static String line(String body, String signature) {
+    return body + ",\"sig\":\"" + signature + "\"}";
+  }
+
+  /** The bytes a signature covers: the entry without {@code sig}, as a JSON object. */
+  public static byte[] signedBytes(String body) {
+    return (body + "}").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** SHA-256 of the line's bytes (without newline), lower-case hex: the next entry's prev_hash. */
+  public static String hash(String line) {
+    try {
+      return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(line.getBytes(StandardCharsets.US_ASCII)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
+  }
+
+  /**
+   * The shortest decimal text that parses back to exactly {@code d}, independent of the JDK: plain
+   * for 10⁻³ ≤ |d| < 10⁷ ({@code 0.002}, {@code 4000.0}), otherwise {@code d.dddE±n}
+   * ({@code 1.0E23}, {@code 5.0E-324}); zero is {@code 0.0}.
+   */
+  public static String decimal(double d) {
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("not a finite number: " + d);
+    }
+    if (d == 0) {
+      return "0.0";
+    }
+    BigDecimal exact = new BigDecimal(d);
+    for (int digits = 1; digits <= 17; digits++) {
+      String text = format(exact.round(new MathContext(digits, RoundingMode.HALF_EVEN)));
+      if (Double.parseDouble(text) == d) {
+        return text;
+      }
+    }
+    throw new AssertionError("17 significant digits always round-trip a double: " + exact);
+  }
+
+  private static String format(BigDecimal v) {
+    BigDecimal r = v.stripTrailingZeros();
+    String digits = r.unscaledValue().abs().toString();
+    int exponent = digits.length() - 1 - r.scale();
+    StringBuilder b = new StringBuilder(26);
+    if (r.signum() < 0) {
+      b.append('-');
+    }
+    if (exponent >= -3 && exponent < 7) {
+      if (exponent < 0) {
+        b.append("0.").append("0".repeat(-exponent - 1)).append(digits);
+      } else if (digits.length() > exponent + 1) {
+        b.append(digits, 0, exponent + 1).append('.').append(digits, exponent + 1, digits.length());
+      } else {
+        b.append(digits).append("0".repeat(exponent + 1 - digits.length())).append(".0");
+      }
+    } else {
+      b.append(digits.charAt(0)).append('.').append(digits.length() > 1 ? digits.substring(1) : "0");
+      b.append('E').append(exponent);
+    }
+    return b.toString();
+  }
+
+  private static void number(StringBuilder b, String name, double v) {
+    if (!Double.isFinite(v)) {
+      throw new IllegalArgumentException(name + " must be a finite number, got " + v);
+    }
+    b.append(",\"").append(name).append("\":").append(decimal(v));
+  }
+
+  private static void string(StringBuilder b, String name, String v) {
+    b.append(",\"").append(name).append("\":\"");
+    for (int i = 0; i < v.length(); i++) {
+      char ch = v.charAt(i);
+      if (ch == '"' || ch == '\\') {
+        b.append('\\').append(ch);
+      } else if (ch >= 0x20 && ch < 0x7f) {
+        b.append(ch);
+      } else {
+        b.append(String.format("\\u%04x", (int) ch));
+      }
+    }
+    b.append('"');
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  /**
+   * Splits a stored line at its signature, textually.
+   *
+   * @throws LedgerFormatException if the line does not end with {@code ,"sig":"<88 base64 chars>"}}
+   */
+  public static Split split(String line) {
+    Matcher m = SIG_TAIL.matcher(line);
+    if (!m.find()) {
+      throw new LedgerFormatException("does not end with ,\"sig\":\"<Ed25519 signature, 88 base64 characters>\"}"
+          + " (truncated or not a ledger line)");
+    }
+    return new Split(line.substring(0, m.start()), m.group(1));
+  }
+
+  /**
+   * Parses a stored line strictly: one JSON object, no duplicate, unknown or missing field, fields in
+   * the order of {@link #FIELDS}, each of its type and shape. Does not check values against each
+   * other or the schedule; that is {@link LedgerVerifier}'s job.
+   *
+   * @throws LedgerFormatException naming the first problem
+   */
+  public static LedgerEntry parse(String line) {
+    JsonNode root;
+    try {
+      root = STRICT.readTree(line);
+    } catch (JsonProcessingException e) {
+      throw new LedgerFormatException("not valid JSON: " + oneLine(e.getOriginalMessage()));
+    }
+    if (root == null || !root.isObject()) {
+      throw new LedgerFormatException("not a JSON object");
+    }
+    checkFieldNames(root);
+    int version = intField(root, "v");
+    if (version != LedgerEntry.FORMAT_VERSION) {
+      throw new LedgerFormatException("unsupported format version " + version + " (this hdfl reads "
+          + LedgerEntry.FORMAT_VERSION + ")");
+    }
+    String federation = id(root, "federation");
+    String peer = id(root, "peer");
+    Kind kind = enumField(root, "kind", Kind.class);
+    Topology topology = enumField(root, "topology", Topology.class);
+    int round = intField(root, "round");
+    long step = longField(root, "step");
+    long samplesNew = longField(root, "samples_new");
+    long samplesTotal = longField(root, "samples_total");
+    double s = doubleField(root, "sensitivity_scale");
+    double required = doubleField(root, "variance_required");
+    double before = doubleField(root, "variance_present_before");
+    double added = doubleField(root, "variance_added");
+    double after = doubleField(root, "variance_present_after");
+    double epsilon = doubleField(root, "epsilon");
+    double delta0 = doubleField(root, "delta0");
+    int dim = intField(root, "dim");
+    Schedule schedule = enumField(root, "schedule", Schedule.class);
+    Source source = enumField(root, "noise_source", Source.class);
+    JsonNode nfd = root.get("not_for_deployment");
+    if (!nfd.isBoolean()) {
+      throw new LedgerFormatException("field 'not_for_deployment' must be true or false");
+    }
+    List<String> contributors = contributors(root.get("contributors"));
+    String reason = text(root, "reason");
+    if (reason.length() > LedgerEntry.MAX_REASON) {
+      throw new LedgerFormatException("field 'reason' is longer than " + LedgerEntry.MAX_REASON + " characters");
+    }
+    String prevHash = text(root, "prev_hash");
+    if (!LedgerEntry.HASH.matcher(prevHash).matches()) {
+      throw new LedgerFormatException("field 'prev_hash' must be 64 lower-case hex digits");
+    }
+    String timestamp = text(root, "timestamp");
+    if (!TIMESTAMP.matcher(timestamp).matches()) {
+      throw new LedgerFormatException("field 'timestamp' must be ISO-8601 UTC like 2025-01-31T12:00:00.000Z");
+    }
+    String sig = text(root, "sig");
+    return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, s,
+        required, before, added, after, epsilon, delta0, dim, schedule, source, nfd.booleanValue(), contributors,
+        reason, prevHash, timestamp, sig);
+  }
+
+  private static void checkFieldNames(JsonNode root) {
+    Iterator<String> names = root.fieldNames();
+    int i = 0;
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!FIELDS.contains(name)) {
+        throw new LedgerFormatException("unknown field '" + oneLine(name) + "'");
+      }
+      if (i >= FIELDS.size() || !FIELDS.get(i).equals(name)) {
+        String expected = FIELDS.get(Math.min(i, FIELDS.size() - 1));
+        throw new LedgerFormatException(root.has(expected)
+            ? "field '" + name + "' out of order (expected '" + expected + "')"
+            : "missing field '" + expected + "'");
+      }
+      i++;
+    }
+    if (i < FIELDS.size()) {
+      throw new LedgerFormatException("missing field '" + FIELDS.get(i) + "'");
+    }
+  }
+
+  private static int intField(JsonNode root, String name) {
+    JsonNode n = root.get(name);
+    if (!n.isIntegralNumber() || !n.canConvertToInt()) {
+      throw new LedgerFormatException("field '" + name + "' must be an integer (32-bit)");
+    }
+    return n.intValue();
+  }
+
+  private static long longField(JsonNode root, String name) {
+    JsonNode n = root.get(name);
+    if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+      throw new LedgerFormatException("field '" + name + "' must be an integer (64-bit)");
+    }
+    return n.longValue();
+  }
+
+  private static double doubleField(JsonNode root, String name) {
+    JsonNode n = root.get(name);
+    if (!n.isNumber() || !Double.isFinite(n.doubleValue())) {
+      throw new LedgerFormatException("field '" + name + "' must be a finite number");
+    }
+    return n.doubleValue();
+  }
+
+  private static String text(JsonNode root, String name) {
+    JsonNode n = root.get(name);
+    if (!n.isTextual()) {
+      throw new LedgerFormatException("field '" + name + "' must be a string");
+    }
+    return n.textValue();
+  }
+
+  private static String id(JsonNode root, String name) {
+    String v = text(root, name);
+    if (!LedgerEntry.isValidId(v)) {
+      throw new LedgerFormatException("field '" + name + "' must match " + LedgerEntry.ID + ", got '" + oneLine(v) + "'");
+    }
+    return v;
+  }
+
+  private static <E extends Enum<E>> E enumField(JsonNode root, String name, Class<E> type) {
+    String v = text(root, name);
+    E e = LedgerEntry.fromWire(type, v);
+    if (e == null) {
+      List<String> allowed = new ArrayList<>();
+      for (E c : type.getEnumConstants()) {
+        allowed.add(c.name().toLowerCase(Locale.ROOT));
+      }
+      throw new LedgerFormatException("field '" + name + "' must be one of " + String.join("|", allowed)
+          + ", got '" + oneLine(v) + "'");
+    }
+    return e;
+  }
+
+  private static List<String> contributors(JsonNode n) {
+    if (!n.isArray()) {
+      throw new LedgerFormatException("field 'contributors' must be an array of entry hashes");
+    }
+    if (n.size() > LedgerEntry.MAX_CONTRIBUTORS) {
+      throw new LedgerFormatException("field 'contributors' holds more than " + LedgerEntry.MAX_CONTRIBUTORS + " hashes");
+    }
+    List<String> out = new ArrayList<>(n.size());
+    for (JsonNode h : n) {
+      if (!h.isTextual() || !LedgerEntry.HASH.matcher(h.textValue()).matches()) {
+        throw new LedgerFormatException("field 'contributors' must hold entry hashes (64 lower-case hex digits)");
+      }
+      out.add(h.textValue());
+    }
+    return out;
+  }
+
+  /** Keeps messages that quote input on one short line. */
+  static String oneLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    String t = s.replaceAll("[\\r\\n\\t]+", " ");
+    return t.length() > 120 ? t.substring(0, 117) + "..." : t;
+  }
+
+  private static ObjectMapper strictMapper() {
+    JsonFactory factory = JsonFactory.builder()
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .streamReadConstraints(StreamReadConstraints.builder()
+            .maxNestingDepth(4)
+            .maxNumberLength(64)
+            .maxStringLength(LedgerReader.MAX_LINE_BYTES)
+            .build())
+        .build();
+    return new ObjectMapper(factory)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+  }
+}

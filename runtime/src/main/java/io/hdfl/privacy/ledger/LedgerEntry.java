@@ -1,0 +1,160 @@
+package io.hdfl.privacy.ledger;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * One entry of the privacy ledger: the numbers of one noise decision on one model, who made it and
+ * where it sits in the chain. Field meanings (JSON names in brackets, in the order they are written):
+ *
+ * <ul>
+ *   <li>{@code version} [{@code v}]: line format version, {@value #FORMAT_VERSION};
+ *   <li>{@code federation}, {@code peer}: who; the peer id also names its public key file
+ *       {@code <peer>.pub}, so it is restricted to {@code [A-Za-z0-9][A-Za-z0-9._-]{0,63}};
+ *   <li>{@code kind}: {@code update} (a peer or client trained the model and noised it) or
+ *       {@code aggregate} (a server averaged K client models, possibly adding noise);
+ *   <li>{@code topology}: {@code ring} (the model passes from peer to peer) or {@code star}
+ *       (clients and a server); it decides which lineage rule the verifier applies;
+ *   <li>{@code round}, {@code step}: where in the protocol (step strictly increases along the ledger);
+ *   <li>{@code samplesNew} [{@code samples_new}]: samples this update absorbed; {@code samplesTotal}
+ *       [{@code samples_total}]: samples the model has absorbed in all;
+ *   <li>{@code sensitivityScale} [{@code sensitivity_scale}]: s, sensitivity s·√D (1 for an update,
+ *       1/K for an aggregate of K models);
+ *   <li>{@code requiredVariance}, {@code presentBefore}, {@code addedVariance}, {@code presentAfter}
+ *       [{@code variance_required}, {@code variance_present_before}, {@code variance_added},
+ *       {@code variance_present_after}]: per coordinate, in model units;
+ *   <li>{@code epsilon}, {@code delta0}, {@code dim}: ε, δ0 and D of {@link io.hdfl.privacy.PrivacyParameters};
+ *   <li>{@code schedule}: {@code privatedfl}, {@code fedhdp}, {@code blackbox} or {@code none};
+ *   <li>{@code source} [{@code noise_source}] and {@code notForDeployment} [{@code not_for_deployment}]:
+ *       {@code secure} or {@code seeded}; seeded entries carry {@code not_for_deployment: true};
+ *   <li>{@code contributors}: for an aggregate, the hashes (see {@link LedgerLine#hash()}) of the
+ *       client entries it averaged; empty for an update;
+ *   <li>{@code reason}: a short free text, informational;
+ *   <li>{@code prevHash} [{@code prev_hash}]: SHA-256 (hex) of the previous entry's line, 64 zeros for
+ *       the first entry;
+ *   <li>{@code timestamp}: ISO-8601 UTC, informational (peers' clocks differ, so it is not checked
+ *       for order);
+ *   <li>{@code signature} [{@code sig}]: Ed25519 by the peer, base64; {@code null} in an entry not yet signed.
+ * </ul>
+ *
+ * <p>An entry is a plain value; its canonical bytes are produced once by {@link LedgerCodec} and kept
+ * in a {@link LedgerLine}, which is what hashes and signatures cover.
+ */
+public record LedgerEntry(
+    int version,
+    String federation,
+    String peer,
+    Kind kind,
+    Topology topology,
+    int round,
+    long step,
+    long samplesNew,
+    long samplesTotal,
+    double sensitivityScale,
+    double requiredVariance,
+    double presentBefore,
+    double addedVariance,
+    double presentAfter,
+    double epsilon,
+    double delta0,
+    int dim,
+    Schedule schedule,
+    Source source,
+    boolean notForDeployment,
+    List<String> contributors,
+    String reason,
+    String prevHash,
+    String timestamp,
+    String signature) {
+
+  /** The line format this code writes and reads. */
+  public static final int FORMAT_VERSION = 1;
+  /** prev_hash of the first entry. */
+  public static final String GENESIS_HASH = "0".repeat(64);
+  /** Longest reason text. */
+  public static final int MAX_REASON = 200;
+  /** Most contributors of one aggregate (keeps a line under {@link LedgerReader#MAX_LINE_BYTES}). */
+  public static final int MAX_CONTRIBUTORS = 900;
+
+  public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
+
+  public LedgerEntry {
+    contributors = List.copyOf(contributors);
+  }
+
+  /** Whether {@code id} may be used as a peer or federation id. */
+  public static boolean isValidId(String id) {
+    return id != null && ID.matcher(id).matches();
+  }
+
+  /** The same entry with its signature set. */
+  LedgerEntry withSignature(String sig) {
+    return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal,
+        sensitivityScale, requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim,
+        schedule, source, notForDeployment, contributors, reason, prevHash, timestamp, sig);
+  }
+
+  /** What an entry records. */
+  public enum Kind {
+    /** A peer or client trained the model and added noise to it. */
+    UPDATE,
+    /** A server averaged K client models, possibly adding noise. */
+    AGGREGATE;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** How the model travels between entries. */
+  public enum Topology {
+    /** PrivateDFL: the model passes from peer to peer; each update starts from the previous one. */
+    RING,
+    /** FedHDPrivacy: clients start from the last aggregate; a server averages them. */
+    STAR;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** The noise schedule the entry claims to follow. */
+  public enum Schedule {
+    /** Incremental rule (add required minus present), PrivateDFL's ring. */
+    PRIVATEDFL,
+    /** Incremental rule, FedHDPrivacy's star. */
+    FEDHDP,
+    /** Baseline that cannot see earlier noise and re-adds the full requirement every time. */
+    BLACKBOX,
+    /** No noise at all: every variance is zero. */
+    NONE;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Where the noise came from. */
+  public enum Source {
+    /** CSPRNG with a sampler that resists floating-point attacks. */
+    SECURE,
+    /** Reproducible pseudo-random noise for simulations; not for deployment. */
+    SEEDED;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Parses a lower-case wire name of one of the enums above; null if it is not one. */
+  static <E extends Enum<E>> E fromWire(Class<E> type, String wire) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().toLowerCase(Locale.ROOT).equals(wire)) {
+        return e;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,91 @@
+package io.hdfl.privacy.ledger;
+
+import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads a ledger file line by line in bounded memory: a line is at most {@link #MAX_LINE_BYTES}
+ * bytes, a file at most {@link #MAX_ENTRIES} lines, every line printable ASCII and terminated by
+ * {@code \n}. Problems are {@link LedgerFormatException}s naming the line; I/O failures stay
+ * {@link IOException}s. Does not parse: see {@link LedgerCodec}.
+ */
+public final class LedgerReader implements Closeable {
+  /** Longest line accepted, in bytes. */
+  public static final int MAX_LINE_BYTES = 64 * 1024;
+  /** Most entries accepted in one ledger. */
+  public static final long MAX_ENTRIES = 10_000_000L;
+
+  private final InputStream in;
+  private final long maxEntries;
+  private final byte[] buffer = new byte[MAX_LINE_BYTES];
+  private long lineNumber;
+
+  public LedgerReader(InputStream in) {
+    this(in, MAX_ENTRIES);
+  }
+
+  LedgerReader(InputStream in, long maxEntries) {
+    this.in = new BufferedInputStream(in, 1 << 16);
+    this.maxEntries = maxEntries;
+  }
+
+  /** Opens a ledger file. */
+  public static LedgerReader open(Path file) throws IOException {
+    return new LedgerReader(Files.newInputStream(file));
+  }
+
+  /** The 1-based number of the line last returned (0 before the first). */
+  public long lineNumber() {
+    return lineNumber;
+  }
+
+  /**
+   * The next line without its newline, or null at the end of the file.
+   *
+   * @throws LedgerFormatException for an empty, over-long, non-ASCII or unterminated line, or one
+   *     line more than {@link #MAX_ENTRIES}
+   */
+  public String next() throws IOException {
+    int n = 0;
+    while (true) {
+      int b = in.read();
+      if (b < 0) {
+        if (n == 0) {
+          return null;
+        }
+        throw new LedgerFormatException(lineNumber + 1,
+            "last line has no newline: the ledger was cut short (torn write or truncated copy)");
+      }
+      if (b == '\n') {
+        break;
+      }
+      if (n == 0 && lineNumber == maxEntries) {
+        throw new LedgerFormatException(lineNumber + 1, "more than " + maxEntries + " entries");
+      }
+      if (b < 0x20 || b > 0x7e) {
+        throw new LedgerFormatException(lineNumber + 1, b == '\r'
+            ? "carriage return in line (ledger lines end with \\n only)"
+            : String.format("byte 0x%02x at column %d: ledger lines are printable ASCII", b, n + 1));
+      }
+      if (n == MAX_LINE_BYTES) {
+        throw new LedgerFormatException(lineNumber + 1, "line longer than " + MAX_LINE_BYTES + " bytes");
+      }
+      buffer[n++] = (byte) b;
+    }
+    lineNumber++;
+    if (n == 0) {
+      throw new LedgerFormatException(lineNumber, "empty line");
+    }
+    return new String(buffer, 0, n, StandardCharsets.US_ASCII);
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+}

@@ -1,0 +1,138 @@
+package io.hdfl.privacy.ledger;
+
+import io.hdfl.privacy.ledger.LedgerEntry.Schedule;
+import io.hdfl.privacy.ledger.LedgerEntry.Source;
+import io.hdfl.privacy.ledger.LedgerEntry.Topology;
+import io.hdfl.privacy.ledger.Verification.Check;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Verifies a ledger file entry by entry, in order, and reports the first entry that fails. Each
+ * entry is checked for (a) {@link Check#FORMAT form}: a terminated, bounded, ASCII line ending in
+ * {@code ,"sig":"…"}} that parses strictly ({@link LedgerCodec#parse}); (b) {@link Check#CHAIN
+ * chain}: its prev_hash is the SHA-256 of the previous line (64 zeros for the first) — except a star
+ * client update, which chains to the last aggregate line (the global model it trained on), since the
+ * clients of a round sign without seeing each other; the aggregate then chains to the line before it
+ * and names every client line it averaged, so none can be removed or added unnoticed; (c)
+ * {@link Check#SIGNATURE signature}: Ed25519 over the exact stored bytes, under the public key of its
+ * peer from the {@link KeyDirectory} (a peer without a key fails); (d) {@link Check#CONFORMANCE
+ * conformance}: settings, lineage and schedule arithmetic ({@link ScheduleConformance}).
+ *
+ * <p>Memory is bounded by one line, the distinct peers and one round's client entries: the file is
+ * streamed, never held. Everything wrong with the ledger itself is a failed {@link Verification};
+ * I/O failures and an unreadable public key file (a broken trust store, not a bad ledger) are thrown. A hash chain cannot show that entries were cut off the end of a ledger:
+ * compare the last hash or the entry count with what you expect.
+ */
+public final class LedgerVerifier {
+  private final KeyDirectory keys;
+
+  public LedgerVerifier(KeyDirectory keys) {
+    this.keys = keys;
+  }
+
+  /** Verifies the ledger in {@code file}. */
+  public Verification verify(Path file) throws IOException {
+    try (LedgerReader reader = LedgerReader.open(file)) {
+      return verify(reader);
+    }
+  }
+
+  /** Verifies the ledger {@code reader} reads, to its end or its first bad entry. */
+  public Verification verify(LedgerReader reader) throws IOException {
+    return new Run(reader).run();
+  }
+
+  /** The state of one verification. */
+  private final class Run {
+    private final LedgerReader reader;
+    private final ScheduleConformance conformance = new ScheduleConformance();
+    private final Set<String> peers = new HashSet<>();
+    private String prevHash = LedgerEntry.GENESIS_HASH;
+    private String lastAggregateHash = LedgerEntry.GENESIS_HASH;
+    private LedgerEntry first;
+    private long entries;
+    private long seeded;
+
+    Run(LedgerReader reader) {
+      this.reader = reader;
+    }
+
+    Verification run() throws IOException {
+      while (true) {
+        String text;
+        try {
+          text = reader.next();
+        } catch (LedgerFormatException e) {
+          return fail(e.line(), null, Check.FORMAT, e.problem());
+        }
+        if (text == null) {
+          break;
+        }
+        long line = reader.lineNumber();
+        entries = line;
+        LedgerCodec.Split split;
+        LedgerEntry e;
+        try {
+          split = LedgerCodec.split(text);
+          e = LedgerCodec.parse(text);
+        } catch (LedgerFormatException ex) {
+          return fail(line, null, Check.FORMAT, ex.problem());
+        }
+        if (first == null) {
+          first = e;
+        }
+        peers.add(e.peer());
+        // The ledger's topology (its first entry's) decides the rule; an entry claiming another one
+        // fails conformance below.
+        boolean starUpdate = first.topology() == Topology.STAR && e.kind() == LedgerEntry.Kind.UPDATE;
+        String chainTarget = starUpdate ? lastAggregateHash : prevHash;
+        if (!e.prevHash().equals(chainTarget)) {
+          return fail(line, e.peer(), Check.CHAIN, line == 1
+              ? "prev_hash of the first entry must be 64 zeros (entries before it were removed?)"
+              : starUpdate
+                  ? "prev_hash of a client update does not match the last aggregate (the global model it trained on)"
+                  : "prev_hash does not match the previous line (an entry was removed, inserted, reordered or altered)");
+        }
+        Optional<PublicKey> key = keys.find(e.peer());
+        if (key.isEmpty()) {
+          return fail(line, e.peer(), Check.SIGNATURE, "unknown peer: no public key " + keys.fileOf(e.peer()));
+        }
+        if (!split.signature().equals(e.signature())
+            || !PeerKeys.verify(key.get(), split.signedBytes(), split.signature())) {
+          return fail(line, e.peer(), Check.SIGNATURE,
+              "signature does not verify under " + keys.fileOf(e.peer()) + " (entry altered or signed by another key)");
+        }
+        String hash = LedgerCodec.hash(text);
+        String why = conformance.check(e, hash);
+        if (why != null) {
+          return fail(line, e.peer(), Check.CONFORMANCE, why);
+        }
+        if (e.source() == Source.SEEDED) {
+          seeded++;
+        }
+        prevHash = hash;
+        if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
+          lastAggregateHash = hash;
+        }
+      }
+      if (entries == 0) {
+        return fail(0, null, Check.FORMAT, "no entries (empty file)");
+      }
+      return new Verification(true, entries, peers.size(), first.federation(), first.topology(), first.schedule(),
+          seeded, 0, null, null, null);
+    }
+
+    private Verification fail(long line, String peer, Check check, String why) {
+      String federation = first == null ? null : first.federation();
+      Topology topology = first == null ? null : first.topology();
+      Schedule schedule = first == null ? null : first.schedule();
+      return new Verification(false, Math.max(entries, line), peers.size(), federation, topology, schedule, seeded,
+          line, peer, check, why);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package io.hdfl.privacy.ledger;
+
+import io.hdfl.io.AtomicFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.SignatureException;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+import java.util.Set;
+
+/**
+ * A peer's Ed25519 identity: its id and key pair, from the JDK's own provider.
+ *
+ * <p>Files: the private key file ({@link #savePrivate}) is PEM with the PKCS#8 {@code PRIVATE KEY}
+ * followed by the X.509 SubjectPublicKeyInfo {@code PUBLIC KEY} (the JDK cannot derive an Ed25519
+ * public key from a private one), written atomically and created owner-only ({@code rw-------});
+ * loading refuses a private key file that group or others may read, as ssh does. The public key
+ * ({@link #publish}) is the {@code PUBLIC KEY} PEM block alone, in {@code <keysDir>/<peerId>.pub},
+ * which {@link KeyDirectory} reads.
+ */
+public final class PeerKeys {
+  static final String ALGORITHM = "Ed25519";
+  private static final String PRIVATE_LABEL = "PRIVATE KEY";
+  static final String PUBLIC_LABEL = "PUBLIC KEY";
+
+  private final String peerId;
+  private final PrivateKey privateKey;
+  private final PublicKey publicKey;
+
+  private PeerKeys(String peerId, PrivateKey privateKey, PublicKey publicKey) {
+    this.peerId = peerId;
+    this.privateKey = privateKey;
+    this.publicKey = publicKey;
+  }
+
+  /** A fresh key pair for {@code peerId}. */
+  public static PeerKeys generate(String peerId) {
+    requireId(peerId);
+    try {
+      KeyPair pair = KeyPairGenerator.getInstance(ALGORITHM).generateKeyPair();
+      return new PeerKeys(peerId, pair.getPrivate(), pair.getPublic());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK has no Ed25519 (needs JDK 15 or newer)", e);
+    }
+  }
+
+  public String peerId() {
+    return peerId;
+  }
+
+  public PublicKey publicKey() {
+    return publicKey;
+  }
+
+  /** Ed25519 signature of {@code data}, base64 (88 characters). */
+  public String sign(byte[] data) {
+    try {
+      Signature s = Signature.getInstance(ALGORITHM);
+      s.initSign(privateKey);
+      s.update(data);
+      return Base64.getEncoder().encodeToString(s.sign());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Ed25519 signing failed", e);
+    }
+  }
+
+  /** Whether {@code base64Signature} is a valid Ed25519 signature of {@code data} under {@code key}. */
+  public static boolean verify(PublicKey key, byte[] data, String base64Signature) {
+    byte[] sig;
+    try {
+      sig = Base64.getDecoder().decode(base64Signature);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    try {
+      Signature s = Signature.getInstance(ALGORITHM);
+      s.initVerify(key);
+      s.update(data);
+      return s.verify(sig);
+    } catch (SignatureException | InvalidKeyException e) {
+      return false;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK has no Ed25519 (needs JDK 15 or newer)", e);
+    }
+  }
+
+  /**
+   * Writes the private key file: atomic, owner-only from creation, never over an existing file.
+   *
+   * @throws FileAlreadyExistsException if {@code file} exists (a peer's identity is not replaced by accident)
+   */
+  public void savePrivate(Path file) throws IOException {
+    String pem = Pem.encode(PRIVATE_LABEL, privateKey.getEncoded()) + Pem.encode(PUBLIC_LABEL, publicKey.getEncoded());
+    AtomicFile.createOwnerOnly(file, pem.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** Writes {@code <keysDir>/<peerId>.pub} (atomically, replacing an older one) and returns its path. */
+  public Path publish(Path keysDir) throws IOException {
+    Path file = keysDir.resolve(peerId + KeyDirectory.SUFFIX);
+    byte[] pem = Pem.encode(PUBLIC_LABEL, publicKey.getEncoded()).getBytes(StandardCharsets.US_ASCII);
+    AtomicFile.write(file, out -> out.write(pem));
+    return file;
+  }
+
+  /**
+   * Loads a private key file written by {@link #savePrivate}.
+   *
+   * @throws NoSuchFileException if there is no such file
+   * @throws IllegalArgumentException (one line naming the file) if it is readable by others, not the
+   *     expected PEM, not Ed25519, or its two keys do not belong together
+   */
+  public static PeerKeys load(String peerId, Path file) throws IOException {
+    requireId(peerId);
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "no private key file");
+    }
+    checkOwnerOnly(file);
+    String text = Files.readString(file, StandardCharsets.ISO_8859_1);
+    PrivateKey priv;
+    PublicKey pub;
+    try {
+      KeyFactory kf = KeyFactory.getInstance(ALGORITHM);
+      priv = kf.generatePrivate(new PKCS8EncodedKeySpec(Pem.decode(text, PRIVATE_LABEL)));
+      pub = kf.generatePublic(new X509EncodedKeySpec(Pem.decode(text, PUBLIC_LABEL)));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": not an hdfl private key file (" + e.getMessage() + ")");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException(file + ": not an Ed25519 key pair (" + e.getMessage() + ")");
+    }
+    PeerKeys keys = new PeerKeys(peerId, priv, pub);
+    byte[] probe = ("hdfl key check " + peerId).getBytes(StandardCharsets.US_ASCII);
+    if (!verify(pub, probe, keys.sign(probe))) {
+      throw new IllegalArgumentException(file + ": the private and public keys in it do not belong together");
+    }
+    return keys;
+  }
+
+  static void requireId(String peerId) {
+    if (!LedgerEntry.isValidId(peerId)) {
+      throw new IllegalArgumentException("peer id must match " + LedgerEntry.ID + ", got '" + peerId + "'");
+    }
+  }
+
+  private static void checkOwnerOnly(Path file) throws IOException {
+    Set<PosixFilePermission> perms;
+    try {
+      perms = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException e) {
+      return; // not a POSIX file system: nothing to check
+    }
+    if (!AtomicFile.OWNER_ONLY.containsAll(perms)) {
+      throw new IllegalArgumentException(file + ": permissions " + PosixFilePermissions.toString(perms)
+          + " are too open for a private key (run: chmod 600 " + file + ")");
+    }
+  }
+}

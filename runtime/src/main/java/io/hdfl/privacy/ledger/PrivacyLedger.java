@@ -1,0 +1,237 @@
+package io.hdfl.privacy.ledger;
+
+import io.hdfl.io.AtomicFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The append-only privacy ledger of one model lineage: one signed, hash-chained entry per noise
+ * decision ({@link LedgerEntry}, line format in {@link LedgerCodec}). Entries are kept in memory and,
+ * when the ledger has a file, persisted as JSON lines.
+ *
+ * <p>Persistence: every {@link #append} appends one line and fsyncs before returning, so an entry
+ * that was returned is on disk. A crash during the write can leave a torn last line; opening such a
+ * file fails with a {@link LedgerFormatException} naming it (no silent repair: an operator decides).
+ * {@link #writeTo} instead rewrites a whole file atomically (for ledgers kept in memory, e.g. by a
+ * simulation). One process writes a ledger file; appends from several threads are serialized.
+ *
+ * <p>{@code append} checks what the line format needs (ids, finite numbers, the signer is the
+ * entry's peer, the settings) but not the schedule arithmetic: that is {@link LedgerVerifier}'s job,
+ * so that a verifier run catches a wrong accountant.
+ */
+public final class PrivacyLedger {
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final LedgerSettings settings;
+  private final Path file;
+  private final Clock clock;
+  private final List<LedgerLine> lines = new ArrayList<>();
+  private String lastHash = LedgerEntry.GENESIS_HASH;
+  private String lastAggregateHash = LedgerEntry.GENESIS_HASH;
+
+  private PrivacyLedger(LedgerSettings settings, Path file, Clock clock) {
+    this.settings = settings;
+    this.file = file;
+    this.clock = clock;
+  }
+
+  /** A ledger with the given settings; see {@link Builder}. */
+  public static Builder builder(LedgerSettings settings) {
+    return new Builder(settings);
+  }
+
+  /** A ledger kept only in memory (until {@link #writeTo}). */
+  public static PrivacyLedger inMemory(LedgerSettings settings) {
+    return new PrivacyLedger(settings, null, Clock.systemUTC());
+  }
+
+  /** Configures and opens a ledger. */
+  public static final class Builder {
+    private final LedgerSettings settings;
+    private Path file;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(LedgerSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Persist to this file: created if absent, continued (after reading and checking it) if present. */
+    public Builder file(Path ledgerFile) {
+      this.file = ledgerFile;
+      return this;
+    }
+
+    /** Clock for the informational timestamps (default: system UTC). */
+    public Builder clock(Clock c) {
+      this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /**
+     * Opens the ledger. An existing file is read in full: every line must parse, the chain must be
+     * intact and every entry must have these settings (signatures are {@link LedgerVerifier}'s job).
+     *
+     * @throws IllegalArgumentException (one line naming the file and line) if the file is not such a ledger
+     */
+    public PrivacyLedger open() throws IOException {
+      PrivacyLedger ledger = new PrivacyLedger(settings, file, clock);
+      if (file != null && Files.exists(file)) {
+        ledger.load();
+      }
+      return ledger;
+    }
+  }
+
+  private void load() throws IOException {
+    try (LedgerReader reader = LedgerReader.open(file)) {
+      String text;
+      while ((text = reader.next()) != null) {
+        long n = reader.lineNumber();
+        LedgerEntry e;
+        try {
+          LedgerCodec.split(text);
+          e = LedgerCodec.parse(text);
+        } catch (LedgerFormatException ex) {
+          throw new IllegalArgumentException(file + ": " + ex.atLine(n).getMessage(), ex);
+        }
+        if (!e.prevHash().equals(chainTargetFor(e.kind()))) {
+          throw new IllegalArgumentException(file + ": line " + n + ": prev_hash does not match the entry it must chain to");
+        }
+        if (!settings.matches(e)) {
+          throw new IllegalArgumentException(file + ": line " + n + ": entry's federation, topology, schedule, "
+              + "epsilon, delta0 or D differ from this ledger's settings " + settings);
+        }
+        lines.add(new LedgerLine(text, e));
+        lastHash = LedgerCodec.hash(text);
+        if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
+          lastAggregateHash = lastHash;
+        }
+      }
+    } catch (LedgerFormatException ex) {
+      throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+    }
+  }
+
+  public LedgerSettings settings() {
+    return settings;
+  }
+
+  /** The file appends go to, if any. */
+  public Optional<Path> file() {
+    return Optional.ofNullable(file);
+  }
+
+  public synchronized int size() {
+    return lines.size();
+  }
+
+  /** The entries so far, oldest first (a snapshot). */
+  public synchronized List<LedgerLine> lines() {
+    return List.copyOf(lines);
+  }
+
+  /** Hash of the last entry's line: the next entry's prev_hash (64 zeros while empty). */
+  public synchronized String lastHash() {
+    return lastHash;
+  }
+
+  /**
+   * Appends the entry for {@code record}, chained by this ledger's topology ({@link #chainTargetFor})
+   * and signed by {@code signer}, and (with a file) persists it before returning.
+   *
+   * @throws IllegalArgumentException if the signer is not the record's peer or a value cannot be written
+   */
+  public synchronized LedgerLine append(PeerKeys signer, NoiseRecord record) throws IOException {
+    return appendLine(sign(signer, record, chainTargetFor(record.kind())));
+  }
+
+  /**
+   * The prev_hash a new entry of {@code kind} must carry. Ring: the last line (one linear chain).
+   * Star: a client {@code update} chains to the last {@code aggregate} line (the global model it
+   * trained on; genesis in round 1), since clients of a round cannot see each other's entries; an
+   * {@code aggregate} chains to the line before it and names the client lines it averaged.
+   */
+  public synchronized String chainTargetFor(LedgerEntry.Kind kind) {
+    if (settings.topology() == LedgerEntry.Topology.STAR && kind == LedgerEntry.Kind.UPDATE) {
+      return lastAggregateHash;
+    }
+    return lastHash;
+  }
+
+  /**
+   * A signed line for {@code record} with the given prev_hash, not appended: what a peer sends along
+   * with its model so that the receiver (or a run recorder) can {@link #appendLine} it.
+   */
+  public LedgerLine sign(PeerKeys signer, NoiseRecord record, String prevHash) {
+    if (!signer.peerId().equals(record.peer())) {
+      throw new IllegalArgumentException("entry of peer '" + record.peer() + "' cannot be signed by '"
+          + signer.peerId() + "'");
+    }
+    var p = settings.params();
+    LedgerEntry unsigned = new LedgerEntry(LedgerEntry.FORMAT_VERSION, settings.federation(), record.peer(),
+        record.kind(), settings.topology(), record.round(), record.step(), record.samplesNew(),
+        record.samplesTotal(), record.sensitivityScale(), record.requiredVariance(), record.presentBefore(),
+        record.addedVariance(), record.presentAfter(), p.epsilon(), p.delta0(), p.dim(), settings.schedule(),
+        record.source(), record.source() == LedgerEntry.Source.SEEDED, record.contributors(), record.reason(),
+        prevHash, TIMESTAMP.format(clock.instant()), null);
+    String body = LedgerCodec.body(unsigned);
+    String sig = signer.sign(LedgerCodec.signedBytes(body));
+    String text = LedgerCodec.line(body, sig);
+    if (text.length() > LedgerReader.MAX_LINE_BYTES) {
+      throw new IllegalArgumentException("entry longer than " + LedgerReader.MAX_LINE_BYTES + " bytes");
+    }
+    return new LedgerLine(text, unsigned.withSignature(sig));
+  }
+
+  /**
+   * Appends a line signed elsewhere (a peer's entry received with its model), after checking that it
+   * parses, matches this ledger's settings and chains where {@link #chainTargetFor} says. Signatures
+   * are checked by {@link LedgerVerifier}, which knows the peers' keys.
+   */
+  public synchronized LedgerLine appendLine(LedgerLine line) throws IOException {
+    if (lines.size() >= LedgerReader.MAX_ENTRIES) {
+      throw new IllegalStateException("ledger is full (" + LedgerReader.MAX_ENTRIES + " entries)");
+    }
+    LedgerEntry e = LedgerCodec.parse(line.text());
+    if (!settings.matches(e)) {
+      throw new IllegalArgumentException("entry of peer '" + e.peer() + "' does not match this ledger's settings "
+          + settings);
+    }
+    String expected = chainTargetFor(e.kind());
+    if (!e.prevHash().equals(expected)) {
+      throw new IllegalArgumentException("entry of peer '" + e.peer() + "' (round " + e.round() + ", step "
+          + e.step() + ") does not chain to " + expected);
+    }
+    if (file != null) {
+      AtomicFile.append(file, (line.text() + "\n").getBytes(StandardCharsets.US_ASCII));
+    }
+    LedgerLine stored = new LedgerLine(line.text(), e);
+    lines.add(stored);
+    lastHash = LedgerCodec.hash(line.text());
+    if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
+      lastAggregateHash = lastHash;
+    }
+    return stored;
+  }
+
+  /** Writes all entries to {@code target} atomically (replacing it), one line each. */
+  public synchronized void writeTo(Path target) throws IOException {
+    List<LedgerLine> snapshot = List.copyOf(lines);
+    AtomicFile.write(target, out -> {
+      for (LedgerLine l : snapshot) {
+        out.write(l.text().getBytes(StandardCharsets.US_ASCII));
+        out.write('\n');
+      }
+    });
+  }
+}

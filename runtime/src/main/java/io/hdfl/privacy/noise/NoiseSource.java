@@ -1,0 +1,50 @@
+package io.hdfl.privacy.noise;
+
+/**
+ * Adds zero-mean Gaussian noise of a given variance to (part of) an HD model, S×D float32 values in
+ * one array (DESIGN §4, "Noise sources"). Two implementations:
+ *
+ * <ul>
+ *   <li>{@link SecureNoiseSource} ({@code secure}, the default for real devices): exact discrete
+ *       Gaussian from a CSPRNG on a power-of-two grid, resisting the floating-point attacks on the
+ *       Gaussian mechanism;
+ *   <li>{@link SeededNoiseSource} ({@code seeded}, simulations): fast, reproducible from a seed, and
+ *       therefore not private: its {@link #describe()} says NOT FOR DEPLOYMENT and every report must
+ *       show that.
+ * </ul>
+ *
+ * <p>Contract for {@link #add}: the variance must be finite and ≥ 0; variance 0 is a no-op (the model
+ * is untouched, the returned draw has {@code draws == 0}). With variance > 0 every value in the range
+ * must be finite (checked before anything is changed). Implementations are thread-safe (calls are
+ * serialized); a noise source holds random state, so use one per peer.
+ */
+public interface NoiseSource {
+
+  /** {@code "secure"} or {@code "seeded"}. */
+  String name();
+
+  /** True only for sources whose noise an observer cannot reproduce or subtract. */
+  boolean forDeployment();
+
+  /** A one-line human description for reports (the mechanism, the generator, caveats). */
+  String describe();
+
+  /**
+   * Adds independent zero-mean Gaussian noise of variance {@code variance} to each of {@code
+   * model[off..off+len)}.
+   *
+   * @return what was done, including the variance actually realised
+   * @throws IllegalArgumentException for a negative, NaN or infinite variance, a non-finite model
+   *     value, or a variance that cannot be applied to these values (see the implementation)
+   * @throws IndexOutOfBoundsException if the range is outside the array
+   */
+  NoiseDraw add(float[] model, int off, int len, double variance);
+
+  /** {@link #add(float[], int, int, double)} over the whole array. */
+  default NoiseDraw add(float[] model, double variance) {
+    if (model == null) {
+      throw new NullPointerException("model");
+    }
+    return add(model, 0, model.length, variance);
+  }
+}

@@ -1,0 +1,78 @@
+package io.hdfl.privacy.noise;
+
+import io.hdfl.kernels.VectorKernels;
+import java.util.SplittableRandom;
+
+/**
+ * Reproducible simulation noise — NOT FOR DEPLOYMENT. Anyone who knows the seed can regenerate the
+ * noise and subtract it, and the noise is continuous Box–Muller output added in floating point, which
+ * the floating-point attacks on the Gaussian mechanism exploit. Use it to make simulations and
+ * experiments repeatable; use {@link SecureNoiseSource} on devices.
+ *
+ * <p>Noise comes from {@link VectorKernels#fillGaussian} driven by a {@link SplittableRandom} seeded
+ * with {@code seed}, written into a scratch buffer of {@value #CHUNK} floats and added with {@link
+ * VectorKernels#axpy} (alpha 1, so each sum is the correctly rounded float sum). The stream is
+ * consumed in whole {@code fillGaussian} blocks per chunk, so the noise for a range does not depend on
+ * the chunking. Same seed, same kernels, same sequence of calls → bit-identical results on the same
+ * JDK and CPU (the kernels use {@link Math#log}/{@code cos}, whose last bit the Java specification
+ * lets vary across platforms). The scalar and Panama kernels consume the generator identically.
+ */
+public final class SeededNoiseSource implements NoiseSource {
+  /** {@link #name()}. */
+  public static final String NAME = "seeded";
+  /** Scratch size, a multiple of one {@code fillGaussian} block (2 · {@link VectorKernels#GAUSSIAN_BLOCK_PAIRS}). */
+  static final int CHUNK = 64 * 2 * VectorKernels.GAUSSIAN_BLOCK_PAIRS;
+
+  private final long seed;
+  private final VectorKernels kernels;
+  private final SplittableRandom rng;
+  private final float[] scratch = new float[CHUNK];
+
+  /** A source whose noise is determined by {@code seed}, generated with {@code kernels}. */
+  public SeededNoiseSource(long seed, VectorKernels kernels) {
+    if (kernels == null) {
+      throw new NullPointerException("kernels");
+    }
+    this.seed = seed;
+    this.kernels = kernels;
+    this.rng = new SplittableRandom(seed);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public boolean forDeployment() {
+    return false;
+  }
+
+  @Override
+  public String describe() {
+    return "seeded: NOT FOR DEPLOYMENT (reproducible simulation noise): Box-Muller N(0, σ²) from "
+        + "SplittableRandom(seed " + seed + ") via " + kernels.name() + " kernels, added in float32";
+  }
+
+  /** The seed this source was created with. */
+  public long seed() {
+    return seed;
+  }
+
+  @Override
+  public synchronized NoiseDraw add(float[] model, int off, int len, double variance) {
+    NoiseArgs.check(model, off, len, variance);
+    if (variance == 0) {
+      return NoiseDraw.none(NAME);
+    }
+    NoiseArgs.maxAbsFinite(model, off, len);
+    double sigma = Math.sqrt(variance);
+    for (int done = 0; done < len; done += CHUNK) {
+      int n = Math.min(CHUNK, len - done);
+      kernels.fillGaussian(scratch, 0, n, sigma, rng);
+      kernels.axpy(1f, scratch, 0, model, off + done, n);
+    }
+    // Box–Muller in double rounded once to float: the variance is σ² up to a relative 2^-48 or so.
+    return new NoiseDraw(NAME, variance, variance, variance, 0, len, 0);
+  }
+}

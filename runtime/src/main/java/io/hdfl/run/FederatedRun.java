@@ -1,0 +1,158 @@
+package io.hdfl.run;
+
+import io.hdfl.data.Dataset;
+import io.hdfl.data.Datasets;
+import io.hdfl.data.Partitioner;
+import io.hdfl.federation.FederationSettings;
+import io.hdfl.federation.PeerConnector;
+import io.hdfl.federation.RoundReport;
+import io.hdfl.federation.Simulation;
+import io.hdfl.federation.Topology;
+import io.hdfl.hd.Classifier;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.hd.Encoder;
+import io.hdfl.hd.Evaluation;
+import io.hdfl.kernels.VectorKernels;
+import io.hdfl.privacy.noise.NoiseSource;
+import io.hdfl.privacy.noise.SecureNoiseSource;
+import io.hdfl.privacy.noise.SeededNoiseSource;
+import io.hdfl.sensors.energy.DetectedMeter;
+import io.hdfl.sensors.energy.DeviceProfile;
+import io.hdfl.sensors.energy.DeviceProfiles;
+import io.hdfl.sensors.energy.EnergyMeters;
+import io.hdfl.sensors.energy.EnergyReading;
+import io.hdfl.sensors.energy.RadioEstimate;
+import io.hdfl.sensors.energy.RoundEnergy;
+import io.hdfl.transport.EmbeddedBroker;
+import io.hdfl.transport.LoopbackBroker;
+import io.hdfl.transport.MqttSettings;
+import io.hdfl.transport.MqttTransport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * {@code hdfl simulate} as a job: load and split the data, encode it once, run K peers over MQTT (the
+ * embedded broker or an external one) or the loopback, evaluate the model after every round on the
+ * test set, measure energy per round with the best meter this machine has, and write the run folder.
+ */
+public final class FederatedRun {
+  private final VectorKernels kernels;
+
+  public FederatedRun(VectorKernels kernels) {
+    this.kernels = kernels;
+  }
+
+  public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
+    progress.stage("loading data");
+    Dataset train = Datasets.load(plan.train());
+    Dataset test = Datasets.loadCompatible(plan.test(), train);
+    FederationSettings s = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
+    progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + s.encoder().dim());
+    Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
+    EncodedSet all = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(), train.numClasses(),
+        plan.threads());
+    EncodedSet testSet = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), train.numClasses(),
+        plan.threads());
+    List<EncodedSet> shards = new ArrayList<>();
+    for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, s.seed()).assign(train)) {
+      shards.add(all.subset(idx));
+    }
+    Function<String, NoiseSource> noise = plan.noise().equals("secure")
+        ? id -> new SecureNoiseSource()
+        : id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), kernels);
+    DeviceProfile profile = DeviceProfiles.resolve(plan.profile());
+    DetectedMeter meter = EnergyMeters.detect(profile);
+    Classifier classifier = new Classifier(kernels, s.similarity());
+    Map<Integer, Evaluation> evals = new TreeMap<>();
+    Map<Integer, EnergyReading> energyAt = new TreeMap<>();
+    Map<Integer, Long> timeAt = new TreeMap<>();
+    EnergyReading start = meter.meter().read();
+    long t0 = System.nanoTime();
+    Simulation sim;
+    Simulation.Result result;
+    try (EmbeddedBroker broker = plan.transport().equals("mqtt") && plan.brokerUrl() == null
+        ? new EmbeddedBroker().start() : null) {
+      PeerConnector connector;
+      if (plan.transport().equals("loopback")) {
+        LoopbackBroker lb = new LoopbackBroker();
+        connector = lb::connect;
+      } else {
+        MqttSettings base = MqttSettings.builder(broker != null ? broker.uri() : plan.brokerUrl()).build();
+        connector = id -> MqttTransport.connect(base.withClientId(id));
+      }
+      progress.stage("running " + plan.peers() + " " + (s.topology() == Topology.RING ? "ring peers" : "star clients")
+          + " over " + (plan.transport().equals("loopback") ? "the loopback" : broker != null ? "the embedded MQTT broker "
+          + broker.uri() : plan.brokerUrl()));
+      sim = new Simulation(s, shards, train.numClasses(), connector, kernels, noise);
+      result = sim.run((round, model) -> {
+        synchronized (evals) {
+          if (evals.containsKey(round)) {
+            return;
+          }
+          energyAt.put(round, meter.meter().read());
+          timeAt.put(round, System.nanoTime());
+          Evaluation e = Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), train.numClasses());
+          evals.put(round, e);
+          progress.roundDone(round, s.rounds(), e.accuracy(), (System.nanoTime() - t0) / 1e9);
+        }
+      }, plan.timeout());
+    } finally {
+      meter.meter().close();
+    }
+    List<RoundRow> rows = rows(s, result, evals, energyAt, timeAt, start, t0, profile);
+    RunFolder folder = new RunFolder(plan.out());
+    String title = s.topology().id() + " " + s.privacy().id() + ", K=" + plan.peers() + ", D=" + s.encoder().dim();
+    folder.write(rows, result.ledger(), result.keys(),
+        RunSummary.markdown(plan, rows, evals.get(s.rounds()), result, meter.reason()), title);
+    return new RunResult(rows, evals.get(s.rounds()), result.wallSeconds(), plan.out(), meter.reason(),
+        result.ledger().size());
+  }
+
+  private static List<RoundRow> rows(FederationSettings s, Simulation.Result result, Map<Integer, Evaluation> evals,
+      Map<Integer, EnergyReading> energyAt, Map<Integer, Long> timeAt, EnergyReading start, long t0,
+      DeviceProfile profile) {
+    List<RoundRow> rows = new ArrayList<>();
+    EnergyReading prevEnergy = start;
+    long prevTime = t0;
+    for (int r = 1; r <= s.rounds(); r++) {
+      double cpu = 0;
+      long sent = 0;
+      long received = 0;
+      for (RoundReport rep : result.reports()) {
+        if (rep.round() == r) {
+          cpu += rep.cpuSeconds();
+          sent += rep.bytesSent();
+          received += rep.bytesReceived();
+        }
+      }
+      final int round = r;
+      var lastOfRound = result.ledger().stream().filter(l -> l.entry().round() == round).reduce((a, b) -> b);
+      double added = result.ledger().stream().filter(l -> l.entry().round() == round)
+          .mapToDouble(l -> l.entry().addedVariance()).sum();
+      EnergyReading e = energyAt.get(r);
+      Long t = timeAt.get(r);
+      double joules = Double.NaN;
+      String source = "";
+      double wall = Double.NaN;
+      if (e != null && t != null) {
+        RoundEnergy re = RoundEnergy.between(prevEnergy, e);
+        RadioEstimate radio = new RadioEstimate(sent, received, profile);
+        joules = re.joules() + radio.joules();
+        source = re.provenance().label() + " + " + radio.provenance().label();
+        wall = (t - prevTime) / 1e9;
+        prevEnergy = e;
+        prevTime = t;
+      }
+      Evaluation ev = evals.get(r);
+      rows.add(new RoundRow(r, ev == null ? Double.NaN : ev.accuracy(), ev == null ? Double.NaN : ev.macroF1(), wall,
+          cpu, joules, source, sent, received,
+          lastOfRound.map(l -> l.entry().requiredVariance()).orElse(0.0),
+          lastOfRound.map(l -> l.entry().presentAfter()).orElse(0.0), added));
+    }
+    return rows;
+  }
+
+}

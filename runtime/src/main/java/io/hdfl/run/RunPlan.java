@@ -1,0 +1,45 @@
+package io.hdfl.run;
+
+import io.hdfl.data.Partitioner;
+import io.hdfl.federation.FederationSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Everything {@code hdfl simulate} needs besides the federation's own settings: the data, how it is
+ * split over the peers, the transport, the noise source, the energy profile and where to write.
+ *
+ * @param transport {@code mqtt} or {@code loopback}
+ * @param brokerUrl an external broker, or null for the embedded one
+ * @param noise {@code seeded} or {@code secure}
+ * @param profile energy/device profile name or spec (see DeviceProfiles)
+ */
+public record RunPlan(
+    FederationSettings settings,
+    Path train,
+    Path test,
+    Partitioner.Scheme split,
+    int peers,
+    String transport,
+    String brokerUrl,
+    String noise,
+    String profile,
+    int threads,
+    Duration timeout,
+    Path out) {
+
+  public RunPlan {
+    if (peers < 1) {
+      throw new IllegalArgumentException("--peers must be >= 1, got " + peers);
+    }
+    if (!transport.equals("mqtt") && !transport.equals("loopback")) {
+      throw new IllegalArgumentException("--transport must be mqtt or loopback, got '" + transport + "'");
+    }
+    if (!noise.equals("seeded") && !noise.equals("secure")) {
+      throw new IllegalArgumentException("--noise must be seeded or secure, got '" + noise + "'");
+    }
+    if (brokerUrl != null && transport.equals("loopback")) {
+      throw new IllegalArgumentException("--broker needs --transport mqtt");
+    }
+  }
+}

@@ -1,0 +1,9 @@
+package io.hdfl.run;
+
+import io.hdfl.hd.Evaluation;
+import java.nio.file.Path;
+import java.util.List;
+
+/** What a federated run produced: per-round rows, the final evaluation, wall time and the run folder. */
+public record RunResult(List<RoundRow> rounds, Evaluation finalEvaluation, double wallSeconds, Path out,
+    String energyReason, long ledgerEntries) {}

@@ -1,0 +1,133 @@
+package io.hdfl.transport;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An in-process MQTT-like broker for fast unit tests and single-JVM simulations: {@link
+ * #connect(String, LastWill)} gives a {@link LoopbackTransport} that behaves like an MQTT 3.1.1 client
+ * with a clean session.
+ *
+ * <p>Semantics (the ones the conformance suite checks for both this and MQTT):
+ *
+ * <ul>
+ *   <li>Topic filters with {@code +} and {@code #}, per {@link TopicFilter}.
+ *   <li>Retained messages: the last retained message of a topic is kept and delivered (flagged
+ *       retained) to each later subscription whose filter matches; a retained publish with an empty
+ *       payload clears it (and is itself delivered to current subscribers, like MQTT).
+ *   <li>Ordering: all publishes are put in one total order; every subscription receives the messages
+ *       it matches in that order, so messages from one publisher arrive in the order published.
+ *   <li>QoS: nothing is ever lost in process, so QoS 0 and QoS 1 both mean "exactly once, in order,
+ *       while the subscriber is connected"; {@link LoopbackTransport#publish} returns when the message
+ *       is queued for every matching subscriber (and stored, if retained). As with a clean MQTT
+ *       session, messages still queued for a transport that closes or crashes are dropped, and none
+ *       are kept for a disconnected client.
+ *   <li>Each transport delivers on its own thread, one message at a time, in arrival order. A message
+ *       matching several subscriptions of one transport arrives once and is handed to each matching
+ *       handler (each gets its own copy of the payload).
+ *   <li>Last will: published when a transport {@link LoopbackTransport#crash() crashes}, not when it
+ *       closes. A second connection with the same client id takes over: the old transport is
+ *       disconnected (without its will).
+ * </ul>
+ */
+public final class LoopbackBroker {
+  private final Object lock = new Object();
+  private final Map<String, LoopbackTransport> clients = new LinkedHashMap<>();
+  private final Map<String, byte[]> retained = new HashMap<>();
+
+  /** Connects a client without a last will. */
+  public LoopbackTransport connect(String clientId) {
+    return connect(clientId, null);
+  }
+
+  /** Connects a client; {@code will} (nullable) is published if it {@link LoopbackTransport#crash() crashes}. */
+  public LoopbackTransport connect(String clientId, LastWill will) {
+    if (clientId == null || clientId.isEmpty()) {
+      throw new IllegalArgumentException("client id must not be empty");
+    }
+    LoopbackTransport fresh = new LoopbackTransport(this, clientId, will);
+    LoopbackTransport old;
+    synchronized (lock) {
+      old = clients.put(clientId, fresh);
+    }
+    if (old != null) {
+      old.close(); // takeover, as an MQTT broker does with a duplicate client id
+    }
+    return fresh;
+  }
+
+  /** Client ids connected now. */
+  public List<String> clientIds() {
+    synchronized (lock) {
+      return List.copyOf(clients.keySet());
+    }
+  }
+
+  /** Number of topics holding a retained message now. */
+  public int retainedCount() {
+    synchronized (lock) {
+      return retained.size();
+    }
+  }
+
+  void publish(String topic, byte[] payload, boolean retain) {
+    synchronized (lock) {
+      if (retain) {
+        if (payload.length == 0) {
+          retained.remove(topic);
+        } else {
+          retained.put(topic, payload.clone());
+        }
+      }
+      for (LoopbackTransport client : clients.values()) {
+        List<LoopbackTransport.Subscription> matching = client.matchingLocked(topic);
+        if (!matching.isEmpty()) {
+          client.enqueueLocked(topic, payload, false, matching);
+        }
+      }
+    }
+  }
+
+  /** Registers the subscription and queues the retained messages it matches, atomically. */
+  void subscribe(LoopbackTransport client, LoopbackTransport.Subscription sub) {
+    synchronized (lock) {
+      client.putSubscriptionLocked(sub);
+      List<LoopbackTransport.Subscription> only = List.of(sub);
+      List<Map.Entry<String, byte[]>> hits = new ArrayList<>();
+      for (Map.Entry<String, byte[]> e : retained.entrySet()) {
+        if (TopicFilter.matches(sub.filter(), e.getKey())) {
+          hits.add(e);
+        }
+      }
+      hits.sort(Map.Entry.comparingByKey());
+      for (Map.Entry<String, byte[]> e : hits) {
+        client.enqueueLocked(e.getKey(), e.getValue(), true, only);
+      }
+    }
+  }
+
+  void unsubscribe(LoopbackTransport client, String filter) {
+    synchronized (lock) {
+      client.removeSubscriptionLocked(filter);
+    }
+  }
+
+  /** Removes the client; publishes its will (outside the client's own queue) if it crashed. */
+  void disconnect(LoopbackTransport client, LastWill will) {
+    synchronized (lock) {
+      if (clients.get(client.clientId()) == client) {
+        clients.remove(client.clientId());
+      }
+      if (will != null) {
+        publish(will.topic(), will.payload(), will.retained());
+      }
+    }
+  }
+
+  Object lock() {
+    return lock;
+  }
+}

@@ -1,0 +1,215 @@
+package io.hdfl.transport;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A client of a {@link LoopbackBroker}; see the broker for the semantics. Thread-safe.
+ */
+public final class LoopbackTransport implements Transport {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.transport");
+
+  /** One subscription; {@code active} turns false when it is unsubscribed or replaced. */
+  static final class Subscription {
+    private final String filter;
+    private final MessageHandler handler;
+    private volatile boolean active = true;
+
+    Subscription(String filter, MessageHandler handler) {
+      this.filter = filter;
+      this.handler = handler;
+    }
+
+    String filter() {
+      return filter;
+    }
+  }
+
+  private final LoopbackBroker broker;
+  private final String clientId;
+  private final LastWill will;
+  /** Guarded by the broker's lock. */
+  private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
+  private final ExecutorService delivery;
+  private volatile boolean connected = true;
+  private final AtomicLong messagesSent = new AtomicLong();
+  private final AtomicLong bytesSent = new AtomicLong();
+  private final AtomicLong messagesReceived = new AtomicLong();
+  private final AtomicLong bytesReceived = new AtomicLong();
+
+  LoopbackTransport(LoopbackBroker broker, String clientId, LastWill will) {
+    this.broker = broker;
+    this.clientId = clientId;
+    this.will = will;
+    this.delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "hdfl-loopback-" + clientId);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  @Override
+  public String clientId() {
+    return clientId;
+  }
+
+  @Override
+  public void subscribe(String topicFilter, int qos, MessageHandler handler) throws TransportException {
+    TopicFilter.checkSubscription(topicFilter, qos, handler);
+    checkConnected();
+    broker.subscribe(this, new Subscription(topicFilter, handler));
+  }
+
+  @Override
+  public void unsubscribe(String topicFilter) throws TransportException {
+    TopicFilter.checkFilter(topicFilter);
+    checkConnected();
+    broker.unsubscribe(this, topicFilter);
+  }
+
+  @Override
+  public void publish(String topic, byte[] payload, int qos, boolean retained) throws TransportException {
+    TopicFilter.checkTopic(topic);
+    QosLevel.check(qos);
+    checkConnected();
+    broker.publish(topic, payload, retained);
+    messagesSent.incrementAndGet();
+    bytesSent.addAndGet(payload.length + utf8Length(topic));
+  }
+
+  @Override
+  public TransportStats stats() {
+    return new TransportStats(messagesSent.get(), bytesSent.get(), messagesReceived.get(),
+        bytesReceived.get());
+  }
+
+  @Override
+  public boolean isConnected() {
+    return connected;
+  }
+
+  /** Disconnects cleanly: no last will; messages not yet delivered are dropped. Idempotent. */
+  @Override
+  public void close() {
+    disconnect(null);
+  }
+
+  /**
+   * Simulates a crash (power loss, network cut): disconnects without a clean DISCONNECT, so the broker
+   * publishes this client's last will. Idempotent; a no-op after {@link #close()}.
+   */
+  public void crash() {
+    disconnect(will);
+  }
+
+  private void disconnect(LastWill willToPublish) {
+    synchronized (broker.lock()) {
+      if (!connected) {
+        return;
+      }
+      connected = false;
+      for (Subscription s : subscriptions.values()) {
+        s.active = false;
+      }
+      subscriptions.clear();
+      broker.disconnect(this, willToPublish);
+    }
+    delivery.shutdownNow();
+  }
+
+  private void checkConnected() throws TransportException {
+    if (!connected) {
+      throw new TransportException("transport " + clientId + " is closed");
+    }
+  }
+
+  // --- called by the broker under its lock ---
+
+  void putSubscriptionLocked(Subscription sub) {
+    Subscription old = subscriptions.put(sub.filter, sub);
+    if (old != null) {
+      old.active = false;
+    }
+  }
+
+  void removeSubscriptionLocked(String filter) {
+    Subscription old = subscriptions.remove(filter);
+    if (old != null) {
+      old.active = false;
+    }
+  }
+
+  List<Subscription> matchingLocked(String topic) {
+    if (!connected || subscriptions.isEmpty()) {
+      return List.of();
+    }
+    List<Subscription> out = new ArrayList<>(1);
+    for (Subscription s : subscriptions.values()) {
+      if (TopicFilter.matches(s.filter, topic)) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  void enqueueLocked(String topic, byte[] payload, boolean retained, List<Subscription> subs) {
+    if (!connected) {
+      return;
+    }
+    byte[] copy = payload.clone();
+    delivery.execute(() -> deliver(topic, copy, retained, subs));
+  }
+
+  private void deliver(String topic, byte[] payload, boolean retained, List<Subscription> subs) {
+    if (!connected) {
+      return;
+    }
+    messagesReceived.incrementAndGet();
+    bytesReceived.addAndGet(payload.length + utf8Length(topic));
+    boolean first = true;
+    for (Subscription s : subs) {
+      if (!s.active || !connected) {
+        continue;
+      }
+      byte[] own = first ? payload : payload.clone();
+      first = false;
+      try {
+        s.handler.onMessage(topic, own, retained);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING,
+            "handler of " + s.filter + " on " + clientId + " threw on a message to " + topic, e);
+      }
+    }
+  }
+
+  static int utf8Length(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public String toString() {
+    return "LoopbackTransport[" + clientId + (connected ? "" : ", closed") + "]";
+  }
+}

@@ -1,0 +1,54 @@
+package io.hdfl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.composition.ObserverGuarantee;
+import io.hdfl.privacy.composition.ScheduleExposure;
+import io.hdfl.privacy.schedule.PrivateDflSchedule;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PrivacyReportCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void reportFromARealLedgerEqualsTheScheduleAndRefusesATamperedOne() throws Exception {
+    Path train = SyntheticData.write(SyntheticData.blobs(120, 12, 4, 1), dir.resolve("train.choir_dat"));
+    Path test = SyntheticData.write(SyntheticData.blobs(40, 12, 4, 2), dir.resolve("test.choir_dat"));
+    Path run = dir.resolve("run");
+    CliRun sim = CliRun.of("simulate", "--train", train.toString(), "--test", test.toString(), "--transport",
+        "loopback", "--peers", "4", "--rounds", "2", "--dim", "300", "--out", run.toString(), "--json");
+    assertEquals(0, sim.code(), sim.err());
+
+    CliRun r = CliRun.of("privacy", "report", run.toString(), "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertEquals(8, j.get("entries").asInt());
+    JsonNode observers = j.get("observers");
+    assertEquals(3, observers.size());
+    // Equal shards (30 samples per peer): the ledger's noise is the schedule's, so the reports agree.
+    List<ObserverGuarantee> expected = ScheduleExposure.observers(
+        PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 1, false);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(expected.get(i).observer(), observers.get(i).get("observer").asText());
+      assertEquals(expected.get(i).epsilonRdp(), observers.get(i).get("epsilon_rdp").asDouble(),
+          1e-9 * expected.get(i).epsilonRdp());
+    }
+    CliRun human = CliRun.of("privacy", "report", run.toString());
+    assertTrue(human.out().contains("NOT for deployment") && human.out().contains("wire reader"), human.out());
+
+    List<String> lines = Files.readAllLines(run.resolve("ledger.jsonl"));
+    lines.set(2, lines.get(2).replace("\"round\":1", "\"round\":2"));
+    Files.write(run.resolve("ledger.jsonl"), lines);
+    CliRun bad = CliRun.of("privacy", "report", run.toString());
+    assertEquals(1, bad.code());
+    assertTrue(bad.out().contains("ledger INVALID at line 3"), bad.out());
+  }
+}

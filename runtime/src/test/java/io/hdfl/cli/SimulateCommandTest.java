@@ -1,0 +1,83 @@
+package io.hdfl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+  @TempDir Path dir;
+
+  private Path[] data() throws Exception {
+    Path train = SyntheticData.write(SyntheticData.blobs(240, 12, 4, 1), dir.resolve("train.choir_dat"));
+    Path test = SyntheticData.write(SyntheticData.blobs(80, 12, 4, 2), dir.resolve("test.choir_dat"));
+    return new Path[] {train, test};
+  }
+
+  @Test
+  void ringOverTheEmbeddedBrokerWritesAVerifiableRunFolder() throws Exception {
+    Path[] d = data();
+    Path out = dir.resolve("run");
+    CliRun r = CliRun.of("simulate", "--train", d[0].toString(), "--test", d[1].toString(), "--peers", "4",
+        "--rounds", "3", "--dim", "500", "--epsilon", "4", "--out", out.toString(), "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    for (String key : new String[] {"final_accuracy", "macro_f1", "wall_s", "rounds", "out"}) {
+      assertTrue(j.has(key), "missing " + key + ": " + r.out());
+    }
+    assertEquals(3, j.get("rounds").asInt());
+    assertEquals(12, j.get("ledger_entries").asInt());
+    assertTrue(r.err().contains("round 3/3"), "progress per round: " + r.err());
+    for (String f : new String[] {"rounds.jsonl", "ledger.jsonl", "summary.md", "accuracy.png", "noise.png",
+        "energy.png", "keys/peer-001.pub"}) {
+      assertTrue(Files.size(out.resolve(f)) > 0, f);
+    }
+    List<String> rounds = Files.readAllLines(out.resolve("rounds.jsonl"));
+    assertEquals(3, rounds.size());
+    JsonNode last = new ObjectMapper().readTree(rounds.get(2));
+    for (String key : new String[] {"round", "accuracy", "macro_f1", "wall_s", "cpu_s", "energy_j", "energy_source",
+        "bytes_sent", "bytes_received", "variance_required", "variance_present", "variance_added"}) {
+      assertTrue(last.has(key), "rounds.jsonl lacks " + key);
+    }
+    assertTrue(last.get("energy_source").asText().matches("(MEASURED|ESTIMATED).*"), last.toString());
+    assertTrue(last.get("bytes_received").asLong() > 500 * 4 * 4, "the received model is counted");
+    assertEquals(j.get("final_accuracy").asDouble(), last.get("accuracy").asDouble(), 1e-12);
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("NOT FOR DEPLOYMENT") && summary.contains("final-model user"), summary);
+    // The ledger verifies with no other argument: the keys are in the run folder.
+    CliRun v = CliRun.of("ledger", "verify", out.resolve("ledger.jsonl").toString());
+    assertEquals(0, v.code(), v.out() + v.err());
+    assertTrue(v.out().contains("ledger OK: 12 entries"), v.out());
+  }
+
+  @Test
+  void starOverTheLoopbackWithoutPrivacyLearns() throws Exception {
+    Path[] d = data();
+    CliRun r = CliRun.of("simulate", "--train", d[0].toString(), "--test", d[1].toString(), "--topology", "star",
+        "--transport", "loopback", "--privacy", "none", "--peers", "3", "--rounds", "2", "--per-round", "20",
+        "--dim", "500", "--out", dir.resolve("star").toString(), "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertTrue(j.get("final_accuracy").asDouble() > 0.9, r.out());
+    assertEquals("star", j.get("topology").asText());
+  }
+
+  @Test
+  void badOptionsAreOneLineErrors() throws Exception {
+    Path[] d = data();
+    CliRun r = CliRun.of("simulate", "--train", d[0].toString(), "--test", d[1].toString(), "--topology", "star",
+        "--privacy", "privatedfl", "--out", dir.resolve("x").toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("star uses fedhdp"), r.err());
+    CliRun t = CliRun.of("simulate", "--transport", "carrier-pigeon", "--train", d[0].toString(), "--test",
+        d[1].toString());
+    assertEquals(2, t.code());
+    assertTrue(t.err().contains("--transport"), t.err());
+  }
+}

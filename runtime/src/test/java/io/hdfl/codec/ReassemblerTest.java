@@ -1,0 +1,317 @@
+package io.hdfl.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.codec.ChunkException.Reason;
+import io.hdfl.codec.ModelEnvelope.Kind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+class ReassemblerTest {
+  static final byte[] FRAME = EnvelopeCodec.encode(Frames.model(Kind.GLOBAL_MODEL, 3, 100));
+  final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+  Reassembler.Builder builder() {
+    return Reassembler.builder().timeout(Duration.ofSeconds(10)).clock(now::get);
+  }
+
+  /** Offers every packet; returns the frames that came out. */
+  static List<byte[]> offerAll(Reassembler r, String sender, List<byte[]> packets) {
+    List<byte[]> out = new ArrayList<>();
+    for (byte[] p : packets) {
+      r.offer(sender, p).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  static ChunkException reject(Reason reason, Reassembler r, String sender, byte[] packet) {
+    ChunkException ex = assertThrows(ChunkException.class, () -> r.offer(sender, packet));
+    assertEquals(reason, ex.reason(), ex.getMessage());
+    assertFalse(ex.getMessage().contains("\n"));
+    assertTrue(ex.getMessage().startsWith(reason + ": "), ex.getMessage());
+    return ex;
+  }
+
+  /** A chunk with an arbitrary header. */
+  static byte[] chunk(long id, int index, int count, long total, int crc, byte[] payload) {
+    byte[] p = new byte[ChunkHeader.BYTES + payload.length];
+    new ChunkHeader(id, index, count, total, crc).write(p);
+    System.arraycopy(payload, 0, p, ChunkHeader.BYTES, payload.length);
+    return p;
+  }
+
+  static int crc(byte[] b) {
+    CRC32C c = new CRC32C();
+    c.update(b);
+    return (int) c.getValue();
+  }
+
+  @Test
+  void reassemblesAcrossPacketSizes() {
+    int h = ChunkSplitter.HEADER_BYTES;
+    int n = FRAME.length;
+    int[] sizes = {
+        n, // fits: unchunked
+        n - 1, // one byte over the limit: two chunks
+        h + 1, // one payload byte per chunk
+        h + 2, h + 7, h + 64, h + 1000,
+        h + n / 2 + (n % 2), // two chunks, second one byte shorter or equal
+        h + divisor(n, 2), h + divisor(n, 3), // exact multiples: every chunk full
+        h + n - 1, h + n};
+    for (int max : sizes) {
+      Reassembler r = builder().build();
+      List<byte[]> packets = ChunkSplitter.split(FRAME, max, 42);
+      for (byte[] p : packets) {
+        assertTrue(p.length <= max, "packet of " + p.length + " > " + max);
+      }
+      if (max >= n) {
+        assertEquals(1, packets.size());
+        List<byte[]> out = offerAll(r, "a", packets);
+        assertSame(FRAME, out.get(0));
+        assertEquals(1, r.stats().unchunked());
+      } else {
+        long payload = max - h;
+        assertEquals((n + payload - 1) / payload, packets.size(), "max " + max);
+        List<byte[]> out = offerAll(r, "a", packets);
+        assertEquals(1, out.size(), "max " + max);
+        assertArrayEquals(FRAME, out.get(0));
+        assertEquals(1, r.stats().completed());
+      }
+      assertEquals(0, r.stats().incompleteMessages());
+      assertEquals(0, r.stats().reservedBytes());
+      assertEquals(0, r.stats().bufferedBytes());
+    }
+  }
+
+  /** The smallest divisor of n that is at least n / k (so n splits into at most k full chunks). */
+  static int divisor(int n, int k) {
+    for (int d = (n + k - 1) / k; d <= n; d++) {
+      if (n % d == 0) {
+        return d;
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void exactMultiplesLeaveNoShortChunk() {
+    // A frame whose length is a multiple of 60, padded through a ledger line.
+    byte[] frame = null;
+    for (int pad = 0; frame == null || frame.length % 60 != 0; pad++) {
+      ModelEnvelope m = Frames.model(Kind.RING_MODEL, 2, 50);
+      frame = EnvelopeCodec.encode(new ModelEnvelope(m.kind(), m.federation(), m.sender(), m.round(), m.step(),
+          m.encoder(), m.features(), m.basisSeed(), m.dim(), m.classes(), m.presentVariance(), m.samplesAbsorbed(),
+          List.of("x".repeat(pad)), null, m.prototypes()));
+    }
+    for (int payload : new int[] {30, 60, frame.length / 2, frame.length / 3}) {
+      List<byte[]> packets = ChunkSplitter.split(frame, ChunkSplitter.HEADER_BYTES + payload, 9);
+      assertEquals(frame.length / payload, packets.size());
+      for (byte[] p : packets) {
+        assertEquals(ChunkSplitter.HEADER_BYTES + payload, p.length);
+      }
+      assertArrayEquals(frame, offerAll(builder().build(), "a", packets).get(0));
+    }
+  }
+
+  @Test
+  void shuffledOrderAndDuplicates() {
+    Random rnd = new Random(5);
+    for (int trial = 0; trial < 50; trial++) {
+      Reassembler r = builder().build();
+      List<byte[]> packets = new ArrayList<>(ChunkSplitter.split(FRAME, 29 + 37 + trial, trial));
+      int count = packets.size();
+      List<byte[]> withDups = new ArrayList<>(packets);
+      for (int i = 0; i < 5; i++) {
+        withDups.add(packets.get(rnd.nextInt(count)).clone());
+      }
+      Collections.shuffle(withDups, rnd);
+      List<byte[]> out = offerAll(r, "a", withDups);
+      assertEquals(1, out.size());
+      assertArrayEquals(FRAME, out.get(0));
+      assertEquals(5, r.stats().duplicates());
+      // Late duplicates (QoS 1 redelivery) after completion do not start a new message.
+      assertEquals(Optional.empty(), r.offer("a", packets.get(0)));
+      assertEquals(0, r.stats().incompleteMessages());
+      assertEquals(6, r.stats().duplicates());
+    }
+  }
+
+  @Test
+  void sendersHaveSeparateMessageIds() {
+    byte[] other = EnvelopeCodec.encode(Frames.model(Kind.CLIENT_UPDATE, 2, 70));
+    List<byte[]> a = ChunkSplitter.split(FRAME, 200, 7);
+    List<byte[]> b = ChunkSplitter.split(other, 200, 7);
+    Reassembler r = builder().build();
+    List<byte[]> outA = new ArrayList<>();
+    List<byte[]> outB = new ArrayList<>();
+    for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+      if (i < a.size()) {
+        r.offer("peer-a", a.get(i)).ifPresent(outA::add);
+      }
+      if (i < b.size()) {
+        r.offer("peer-b", b.get(i)).ifPresent(outB::add);
+      }
+    }
+    assertArrayEquals(FRAME, outA.get(0));
+    assertArrayEquals(other, outB.get(0));
+  }
+
+  @Test
+  void missingChunkTimesOut() {
+    Reassembler r = builder().build();
+    List<byte[]> packets = ChunkSplitter.split(FRAME, 300, 1);
+    offerAll(r, "a", packets.subList(0, packets.size() - 1));
+    assertEquals(1, r.stats().incompleteMessages());
+    assertEquals(FRAME.length, r.stats().reservedBytes());
+    assertTrue(r.stats().bufferedBytes() > 0);
+    now.addAndGet(Duration.ofSeconds(10).toNanos() - 1);
+    assertEquals(0, r.expire());
+    assertEquals(1, r.stats().incompleteMessages());
+    now.addAndGet(1);
+    assertEquals(1, r.expire());
+    assertEquals(new Reassembler.Stats(0, 0, 0, 0, 1, 0, 0, 0, 0), r.stats());
+    // The straggler arrives late: ignored, not the start of a message that can never complete.
+    assertEquals(Optional.empty(), r.offer("a", packets.get(packets.size() - 1)));
+    assertEquals(0, r.stats().incompleteMessages());
+    assertEquals(1, r.stats().discarded());
+    // Expiry also happens on offer, without an explicit expire().
+    offerAll(r, "a", ChunkSplitter.split(FRAME, 300, 2).subList(0, 2));
+    now.addAndGet(Duration.ofSeconds(11).toNanos());
+    assertSame(FRAME, r.offer("b", FRAME).orElseThrow());
+    assertEquals(2, r.stats().expired());
+    assertEquals(0, r.stats().incompleteMessages());
+    // Once forgotten, the same id from the same sender can be sent again.
+    List<byte[]> again = ChunkSplitter.split(FRAME, 300, 1);
+    assertArrayEquals(FRAME, offerAll(r, "a", again).get(0));
+  }
+
+  @Test
+  void memoryCapIsCheckedAgainstTheClaimedLengthBeforeAllocating() {
+    Reassembler r = builder().maxBufferedBytes(FRAME.length + FRAME.length / 2).build();
+    List<byte[]> one = ChunkSplitter.split(FRAME, 300, 1);
+    List<byte[]> two = ChunkSplitter.split(FRAME, 300, 2);
+    assertEquals(Optional.empty(), r.offer("a", one.get(0)));
+    reject(Reason.MEMORY_CAP, r, "a", two.get(0));
+    reject(Reason.MEMORY_CAP, r, "b", two.get(1)); // another sender shares the cap
+    // The refused message cannot complete any more: its other chunks are discarded quietly.
+    assertEquals(Optional.empty(), r.offer("a", two.get(1)));
+    assertEquals(Optional.empty(), r.offer("a", two.get(2)));
+    assertEquals(2, r.stats().discarded());
+    assertArrayEquals(FRAME, offerAll(r, "a", one.subList(1, one.size())).get(0));
+    assertArrayEquals(FRAME, offerAll(r, "a", ChunkSplitter.split(FRAME, 300, 3)).get(0)); // room again
+    assertEquals(2, r.stats().rejected());
+
+    // A claim of 4 GiB against the defaults: refused without allocating anything near it.
+    Reassembler d = Reassembler.builder().build();
+    byte[] huge = chunk(3, 0, 2, 0xFFFF_FFFFL, 0, new byte[100]);
+    byte[] big = chunk(3, 0, 4096, 64L << 20, 0, new byte[100]);
+    reject(Reason.MESSAGE_TOO_LARGE, d, "warm-up", huge);
+    long before = Frames.allocatedBytes();
+    reject(Reason.MESSAGE_TOO_LARGE, d, "a", huge);
+    reject(Reason.MESSAGE_TOO_LARGE, d, "b", big);
+    long allocated = Frames.allocatedBytes() - before;
+    if (before >= 0) {
+      assertTrue(allocated < 100_000, "allocated " + allocated);
+    }
+    Reassembler capped = Reassembler.builder().maxMessageBytes(1 << 30).maxBufferedBytes(1 << 20).build();
+    reject(Reason.MEMORY_CAP, capped, "a", chunk(4, 0, 2, 1 << 29, 0, new byte[100]));
+    assertEquals(0, capped.stats().reservedBytes());
+  }
+
+  @Test
+  void chunkAndMessageCountLimits() {
+    Reassembler r = builder().maxChunksPerMessage(4).maxIncompleteMessages(2).build();
+    reject(Reason.TOO_MANY_CHUNKS, r, "a", ChunkSplitter.split(FRAME, FRAME.length / 4, 1).get(0));
+    r.offer("a", ChunkSplitter.split(FRAME, FRAME.length / 2 + 40, 2).get(0));
+    r.offer("b", ChunkSplitter.split(FRAME, FRAME.length / 2 + 40, 2).get(0));
+    reject(Reason.TOO_MANY_MESSAGES, r, "c", ChunkSplitter.split(FRAME, FRAME.length / 2 + 40, 2).get(0));
+    assertEquals(2, r.stats().incompleteMessages());
+  }
+
+  @Test
+  void malformedChunkHeaders() {
+    Reassembler r = builder().build();
+    byte[] good = ChunkSplitter.split(FRAME, 300, 1).get(0);
+    reject(Reason.BAD_MAGIC, r, "a", "XXXX and more bytes than that".getBytes());
+    reject(Reason.BAD_MAGIC, r, "a", new byte[0]);
+    reject(Reason.MALFORMED, r, "a", Arrays.copyOf(good, ChunkHeader.BYTES)); // no payload
+    reject(Reason.MALFORMED, r, "a", Arrays.copyOf(good, 10));
+    byte[] v2 = good.clone();
+    v2[4] = 2;
+    reject(Reason.UNSUPPORTED_VERSION, r, "a", v2);
+    byte[] p = new byte[10];
+    reject(Reason.MALFORMED, r, "a", chunk(1, 0, 0, 10, 0, p)); // count 0
+    reject(Reason.MALFORMED, r, "a", chunk(1, 3, 3, 30, 0, p)); // index == count
+    reject(Reason.MALFORMED, r, "a", chunk(1, -1, 3, 30, 0, p)); // index 2^32-1
+    reject(Reason.MALFORMED, r, "a", chunk(1, 0, 5, 4, 0, new byte[1])); // total < count
+    reject(Reason.MALFORMED, r, "a", chunk(1, 0, 2, 5, 0, p)); // payload > total
+    reject(Reason.MALFORMED, r, "a", chunk(1, 0, -1, 0xFFFF_FFFFL, 0, p)); // count 2^32-1
+    // Sizes contradicting the header on the first chunk: 3 chunks of 10 cannot total 40 or 20.
+    reject(Reason.INCONSISTENT, r, "a", chunk(2, 0, 3, 40, 0, p));
+    reject(Reason.INCONSISTENT, r, "a", chunk(2, 1, 3, 20, 0, p));
+    reject(Reason.INCONSISTENT, r, "a", chunk(2, 2, 3, 20, 0, new byte[19])); // last leaves < 1 byte each
+    reject(Reason.INCONSISTENT, r, "a", chunk(2, 0, 1, 20, 0, p)); // single chunk must hold it all
+    assertEquals(0, r.stats().incompleteMessages(), "rejected first chunks leave nothing behind");
+    assertEquals(0, r.stats().reservedBytes());
+  }
+
+  @Test
+  void chunksInconsistentWithTheirMessage() {
+    byte[] frame = Arrays.copyOf(FRAME, 100);
+    int crc = crc(frame);
+    Reassembler r = builder().build();
+    byte[] c0 = chunk(5, 0, 3, 100, crc, Arrays.copyOfRange(frame, 0, 40));
+    assertEquals(Optional.empty(), r.offer("a", c0));
+    reject(Reason.INCONSISTENT, r, "a", chunk(5, 1, 4, 100, crc, Arrays.copyOfRange(frame, 40, 80))); // count
+    reject(Reason.INCONSISTENT, r, "a", chunk(5, 1, 3, 101, crc, Arrays.copyOfRange(frame, 40, 80))); // total
+    reject(Reason.INCONSISTENT, r, "a", chunk(5, 1, 3, 100, crc + 1, Arrays.copyOfRange(frame, 40, 80))); // crc
+    reject(Reason.INCONSISTENT, r, "a", chunk(5, 1, 3, 100, crc, Arrays.copyOfRange(frame, 40, 79))); // size
+    reject(Reason.INCONSISTENT, r, "a", chunk(5, 2, 3, 100, crc, Arrays.copyOfRange(frame, 80, 99))); // last size
+    byte[] changed = c0.clone();
+    changed[ChunkHeader.BYTES] ^= 1;
+    reject(Reason.INCONSISTENT, r, "a", changed); // a duplicate index with different bytes
+    assertEquals(Optional.empty(), r.offer("a", c0.clone())); // an exact duplicate is fine
+    assertEquals(1, r.stats().duplicates());
+    // The message survives the noise and completes.
+    assertEquals(Optional.empty(), r.offer("a", chunk(5, 2, 3, 100, crc, Arrays.copyOfRange(frame, 80, 100))));
+    assertArrayEquals(frame, r.offer("a", chunk(5, 1, 3, 100, crc, Arrays.copyOfRange(frame, 40, 80))).orElseThrow());
+
+    // Last chunk first: its size is checked again when the chunk size becomes known.
+    Reassembler s = builder().build();
+    s.offer("a", chunk(6, 2, 3, 100, crc, Arrays.copyOfRange(frame, 70, 100))); // 30: then P = 35
+    reject(Reason.INCONSISTENT, s, "a", chunk(6, 0, 3, 100, crc, Arrays.copyOfRange(frame, 0, 40)));
+  }
+
+  @Test
+  void assembledFrameMustMatchTheCrc() {
+    List<byte[]> packets = ChunkSplitter.split(FRAME, 300, 8);
+    packets.get(1)[ChunkHeader.BYTES + 5] ^= 0x20;
+    Reassembler r = builder().build();
+    offerAll(r, "a", packets.subList(0, packets.size() - 1));
+    reject(Reason.BAD_CHECKSUM, r, "a", packets.get(packets.size() - 1));
+    assertEquals(0, r.stats().incompleteMessages());
+    assertEquals(0, r.stats().reservedBytes());
+    assertEquals(Optional.empty(), r.offer("a", packets.get(0)), "chunks of the dropped message are ignored");
+  }
+
+  @Test
+  void unchunkedFramesPassThrough() {
+    Reassembler r = builder().build();
+    byte[] ack = EnvelopeCodec.encode(Frames.ack());
+    assertArrayEquals(ack, r.offer("a", ack).orElseThrow());
+    assertEquals(1, r.stats().unchunked());
+  }
+}

@@ -1,0 +1,217 @@
+package io.hdfl.data;
+
+import static io.hdfl.data.TestFiles.failure;
+import static io.hdfl.data.TestFiles.gzip;
+import static io.hdfl.data.TestFiles.write;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CsvFormatTest {
+  @TempDir Path dir;
+
+  private static Dataset parse(String text, LoadOptions options) throws IOException {
+    return CsvFormat.read(new StringReader(text), "t.csv", options);
+  }
+
+  private static Dataset parse(String text) throws IOException {
+    return parse(text, LoadOptions.defaults());
+  }
+
+  private static String parseFailure(String text, LoadOptions options) {
+    return failure(() -> parse(text, options));
+  }
+
+  private static String parseFailure(String text) {
+    return parseFailure(text, LoadOptions.defaults());
+  }
+
+  @Test
+  void defaultLabelColumnIsLastWithIntegerLabels() throws IOException {
+    Dataset d = parse("a,b,y\n1,2,0\n3.5,-4e1,2\n\n5,6,1\n");
+    assertEquals(3, d.size());
+    assertEquals(2, d.featureCount());
+    assertArrayEquals(new float[] {1, 2, 3.5f, -40, 5, 6}, d.features());
+    assertArrayEquals(new int[] {0, 2, 1}, d.labels());
+    assertEquals(3, d.numClasses());
+    assertEquals(List.of("0", "1", "2"), d.classNames());
+  }
+
+  @Test
+  void integerLabelsAreClassIndices() throws IOException {
+    Dataset d = parse("x,label\n1,4\n2,1\n");
+    assertEquals(5, d.numClasses());
+    assertArrayEquals(new int[] {4, 1}, d.labels());
+    assertArrayEquals(new int[] {0, 1, 0, 0, 1}, d.labelHistogram());
+  }
+
+  @Test
+  void columnNamedLabelAnyCaseIsDefault() throws IOException {
+    Dataset d = parse("LaBeL,x,y\ncat,1,2\ndog,3,4\n");
+    assertEquals(2, d.featureCount());
+    assertArrayEquals(new float[] {1, 2, 3, 4}, d.features());
+    assertArrayEquals(new int[] {0, 1}, d.labels());
+  }
+
+  @Test
+  void stringLabelsMapToSortedIndices() throws IOException {
+    Dataset d = parse("x,class\n1,zebra\n2,ant\n3,mole\n4,ant\n");
+    assertEquals(List.of("ant", "mole", "zebra"), d.classNames());
+    assertArrayEquals(new int[] {2, 0, 1, 0}, d.labels());
+  }
+
+  @Test
+  void mixedLabelsAreStrings() throws IOException {
+    Dataset d = parse("x,y\n1,10\n2,9\n3,b\n");
+    assertEquals(List.of("10", "9", "b"), d.classNames());
+    assertArrayEquals(new int[] {0, 1, 2}, d.labels());
+  }
+
+  @Test
+  void labelColumnByNameAndIndex() throws IOException {
+    String text = "id,x,y\n0,1.5,1\n1,2.5,0\n";
+    Dataset byName = parse(text, LoadOptions.builder().labelColumn("id").build());
+    assertArrayEquals(new float[] {1.5f, 1, 2.5f, 0}, byName.features());
+    assertArrayEquals(new int[] {0, 1}, byName.labels());
+    Dataset byCaseName = parse(text, LoadOptions.builder().labelColumn("ID").build());
+    assertArrayEquals(new int[] {0, 1}, byCaseName.labels());
+    Dataset byIndex = parse(text, LoadOptions.builder().labelColumn(1).build());
+    assertEquals(List.of("1.5", "2.5"), byIndex.classNames());
+    assertArrayEquals(new float[] {0, 1, 1, 0}, byIndex.features());
+
+    String m = parseFailure(text, LoadOptions.builder().labelColumn("nope").build());
+    assertTrue(m.contains("no column named 'nope'; columns are ('id', 'x', 'y')"), m);
+    String m2 = parseFailure(text, LoadOptions.builder().labelColumn(3).build());
+    assertTrue(m2.contains("label column index 3 is out of range"), m2);
+  }
+
+  @Test
+  void quotedFields() throws IOException {
+    Dataset d = parse("\"a\",\"b, c\",label\n\"1\", 2 ,\"x \"\"y\"\"\"\n3,4,\"x \"\"y\"\"\"\n");
+    assertEquals(2, d.featureCount());
+    assertEquals(List.of("x \"y\""), d.classNames());
+    assertArrayEquals(new float[] {1, 2, 3, 4}, d.features());
+
+    assertTrue(parseFailure("a,b\n\"1,2\n").contains("line 2 has an unterminated quoted field"));
+    assertTrue(parseFailure("a,b\n\"1\"x,2\n").contains("line 2 has text after a closing quote"));
+    assertTrue(parseFailure("a,b\n1\"x,2\n").contains("quote inside an unquoted field"));
+  }
+
+  @Test
+  void crlfAndBom() throws IOException {
+    Dataset d = parse("\uFEFFlabel,x\r\n1,2\r\n0,3\r\n");
+    assertArrayEquals(new int[] {1, 0}, d.labels());
+    assertArrayEquals(new float[] {2, 3}, d.features());
+  }
+
+  @Test
+  void gzipFileAndPathLoading() throws IOException {
+    String text = "f0,f1,label\n0.5,1,a\n2,3,b\n";
+    Path gz = write(dir, "d.csv.gz", gzip(text.getBytes(StandardCharsets.UTF_8)));
+    Dataset d = Datasets.load(gz);
+    assertEquals(List.of("a", "b"), d.classNames());
+    assertEquals(gz.toString(), d.source());
+    assertArrayEquals(new float[] {0.5f, 1, 2, 3}, d.features());
+  }
+
+  @Test
+  void writeThenReadWithClassNamesRestoresLabels() throws IOException {
+    float[] x = {0.1f, -2.5e-7f, 3, 4, 1e30f, -0f};
+    int[] y = {1, 0, 2};
+    List<String> names = List.of("b, with comma", "a \"quoted\"", "c");
+    Dataset d = new Dataset(2, x, y, 3, names, "mem");
+    Path p = dir.resolve("w.csv");
+    CsvFormat.write(d, p);
+    Dataset back = CsvFormat.read(p, LoadOptions.builder().classNames(names).build());
+    assertArrayEquals(x, back.features());
+    assertArrayEquals(y, back.labels());
+    assertEquals(names, back.classNames());
+  }
+
+  @Test
+  void trainTestMappingViaDatasets() throws IOException {
+    Path train = write(dir, "train.csv", "x,label\n1,cat\n2,dog\n3,eel\n");
+    Path test = write(dir, "test.csv", "x,label\n4,eel\n5,cat\n");
+    Dataset tr = Datasets.load(train);
+    Dataset te = Datasets.loadCompatible(test, tr);
+    assertEquals(List.of("cat", "dog", "eel"), te.classNames());
+    assertEquals(3, te.numClasses());
+    assertArrayEquals(new int[] {2, 0}, te.labels());
+    // Loaded alone, the test set would number its classes differently.
+    assertArrayEquals(new int[] {1, 0}, Datasets.load(test).labels());
+
+    Path bad = write(dir, "bad.csv", "x,label\n4,eel\n5,fox\n");
+    String m = failure(() -> Datasets.loadCompatible(bad, tr));
+    assertEquals(
+        bad + ": line 3: label 'fox' is not one of the 3 known classes ('cat', 'dog', 'eel')", m);
+  }
+
+  @Test
+  void raggedRowNamesLine() {
+    String m = parseFailure("a,b,label\n1,2,0\n\n3,4\n");
+    assertEquals("t.csv: line 4 has 2 fields, expected 3 as in the header", m);
+  }
+
+  @Test
+  void badNumbersNameLineColumnSampleFeature() {
+    String m = parseFailure("a,b,label\n1,2,0\n3,NaN,1\n");
+    assertTrue(m.contains("line 3, column 'b' (sample 1, feature 1): value 'NaN' is NaN"), m);
+    String inf = parseFailure("a,b,label\n1,-Infinity,0\n");
+    assertTrue(inf.contains("(sample 0, feature 1)") && inf.contains("-Infinity"), inf);
+    String overflow = parseFailure("a,b,label\n1,1e39,0\n");
+    assertTrue(overflow.contains("'1e39' is Infinity"), overflow);
+    String text = parseFailure("a,b,label\n1,x\u0001y,0\n");
+    assertTrue(text.contains("'x?y' is not a number"), text);
+    String empty = parseFailure("a,b,label\n1,,0\n");
+    assertTrue(empty.contains("column 'b' (sample 0, feature 1): empty value"), empty);
+    String emptyLabel = parseFailure("a,b,label\n1,2,\n");
+    assertTrue(emptyLabel.contains("line 2 has an empty label"), emptyLabel);
+  }
+
+  @Test
+  void headerProblems() {
+    assertTrue(parseFailure("").contains("empty file (a header row is required)"));
+    assertTrue(parseFailure("\n  \n").contains("empty file"));
+    String m = parseFailure("1,2,3\n4,5,6\n");
+    assertTrue(m.contains("line 1 looks like data, not a header"), m);
+    assertTrue(parseFailure("label\n1\n").contains("need at least one feature column"));
+    assertTrue(parseFailure("a,label\n").contains("no data rows after the header"));
+    String ambiguous = parseFailure("label,LABEL,x\n1,2,3\n");
+    assertTrue(ambiguous.contains("ambiguous"), ambiguous);
+  }
+
+  @Test
+  void absurdLabelsAndColumns() {
+    String big = parseFailure("x,label\n1,0\n2,99999999999\n");
+    assertTrue(big.contains("line 3: integer label '99999999999' is too large"), big);
+    StringBuilder header = new StringBuilder();
+    for (int j = 0; j <= Dataset.MAX_FEATURES + 1; j++) {
+      header.append(j == 0 ? "c" : ",c").append(j);
+    }
+    String wide = parseFailure(header + "\n");
+    assertTrue(wide.contains("feature columns, more than " + Dataset.MAX_FEATURES), wide);
+  }
+
+  @Test
+  void binaryFileIsRejected() throws IOException {
+    Path p = write(dir, "b.csv", new byte[] {'a', ',', 'b', '\n', (byte) 0xff, (byte) 0xfe, 0});
+    String m = failure(() -> CsvFormat.read(p));
+    assertTrue(m.contains("not valid UTF-8"), m);
+  }
+
+  @Test
+  void classNamesOptionValidates() {
+    assertThrows(
+        IllegalArgumentException.class, () -> LoadOptions.builder().classNames(List.of("a", "a")));
+    assertThrows(IllegalArgumentException.class, () -> LoadOptions.builder().classNames(List.of()));
+  }
+}

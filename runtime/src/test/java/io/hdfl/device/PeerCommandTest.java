@@ -1,0 +1,145 @@
+package io.hdfl.device;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.cli.Main;
+import io.hdfl.data.ChoirDatFormat;
+import io.hdfl.data.Dataset;
+import io.hdfl.hd.HdModel;
+import io.hdfl.hd.ModelFile;
+import io.hdfl.privacy.ledger.KeyDirectory;
+import io.hdfl.privacy.ledger.LedgerVerifier;
+import io.hdfl.privacy.ledger.Verification;
+import io.hdfl.transport.EmbeddedBroker;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Several {@code hdfl peer} devices (threads here, processes in the field) federating over a real broker. */
+class PeerCommandTest {
+  @TempDir Path dir;
+
+  static Dataset blobs(int n, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    int f = 10;
+    float[] x = new float[n * f];
+    int[] y = new int[n];
+    for (int i = 0; i < n; i++) {
+      y[i] = i % 3;
+      for (int k = 0; k < f; k++) {
+        x[i * f + k] = (float) ((k % 3 == y[i] ? 1.0 : 0.1) + 0.3 * (r.nextDouble() - 0.5));
+      }
+    }
+    return new Dataset(f, x, y, 3, Dataset.indexClassNames(3), "blobs");
+  }
+
+  private Path config(String id, String role, String broker, String extra) throws Exception {
+    Path data = dir.resolve(id + ".choir_dat");
+    if (!role.equals("aggregator")) {
+      ChoirDatFormat.write(blobs(45, id.hashCode()), data);
+    }
+    Path cfg = dir.resolve(id + ".properties");
+    Files.writeString(cfg, String.join("\n",
+        "federation = plant-7", "peer.id = " + id, "role = " + role, "broker = " + broker, "classes = 3",
+        "dim = 400", "rounds = 3", "epsilon = 2", "noise = seeded", "state.dir = state/" + id,
+        "data.train = " + id + ".choir_dat", "start.timeout.seconds = 30", "run.timeout.seconds = 60", extra) + "\n");
+    return cfg;
+  }
+
+  private static List<String[]> runAll(List<Path> configs) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(configs.size());
+    List<Future<String[]>> runs = new ArrayList<>();
+    for (Path c : configs) {
+      runs.add(pool.submit(() -> {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "peer", "--config", c.toString());
+        return new String[] {String.valueOf(code), out.toString(), err.toString()};
+      }));
+    }
+    List<String[]> results = new ArrayList<>();
+    for (Future<String[]> f : runs) {
+      results.add(f.get(120, TimeUnit.SECONDS));
+    }
+    pool.shutdownNow();
+    return results;
+  }
+
+  @Test
+  void threeRingDevicesAgreeOnTheFinalModelAndKeepAVerifiableLedger() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02, press-03";
+      List<Path> configs = List.of(config("press-03", "ring", broker.uri(), order),
+          config("press-02", "ring", broker.uri(), order), config("press-01", "ring", broker.uri(), order));
+      for (String[] r : runAll(configs)) {
+        assertEquals("0", r[0], r[1] + r[2]);
+      }
+    }
+    HdModel first = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
+    for (String id : List.of("press-02", "press-03")) {
+      HdModel m = ModelFile.read(dir.resolve("state/" + id + "/final-model.hdfl"));
+      assertArrayEquals(first.prototypes().toArray(), m.prototypes().toArray(), id);
+    }
+    assertTrue(Files.exists(dir.resolve("state/press-01/press-01.key")), "identity persisted");
+    // Gather the public keys the way an auditor would, and verify each device's ledger copy.
+    Path keys = dir.resolve("all-keys");
+    Files.createDirectories(keys);
+    for (String id : List.of("press-01", "press-02", "press-03")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    for (String id : List.of("press-01", "press-02", "press-03")) {
+      Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/" + id + "/ledger.jsonl"));
+      assertTrue(v.ok(), id + ": " + v.summary());
+      assertTrue(v.entries() >= 7, id + " saw " + v.entries() + " entries");
+    }
+    assertEquals(9, new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/press-03/ledger.jsonl")).entries());
+  }
+
+  @Test
+  void anAggregatorAndTwoClientsRunAStar() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 10"),
+          config("cell-1", "star-client", broker.uri(), "per-round = 15"),
+          config("cell-2", "star-client", broker.uri(), "per-round = 15"));
+      for (String[] r : runAll(configs)) {
+        assertEquals("0", r[0], r[1] + r[2]);
+      }
+    }
+    Path keys = dir.resolve("star-keys");
+    Files.createDirectories(keys);
+    for (String id : List.of("agg", "cell-1", "cell-2")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
+    assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
+    assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
+  }
+
+  @Test
+  void aBadConfigIsOneLineNamingTheKey() throws Exception {
+    Path cfg = dir.resolve("bad.properties");
+    Files.writeString(cfg, "federation = f\npeer.id = a\nrole = ring\nbrokr = tcp://x:1883\n");
+    StringWriter err = new StringWriter();
+    int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", cfg.toString());
+    assertEquals(2, code);
+    assertTrue(err.toString().contains("unknown key(s) [brokr]"), err.toString());
+    Files.writeString(cfg, "federation = f\npeer.id = a\nrole = ring\nbroker = tcp://x:1883\nring.order = b,c\n"
+        + "classes = 2\nstate.dir = s\ndata.train = d\n");
+    err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", cfg.toString()));
+    assertTrue(err.toString().contains("'ring.order' does not contain this peer's id 'a'"), err.toString());
+  }
+}

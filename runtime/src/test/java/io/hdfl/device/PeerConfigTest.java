@@ -1,0 +1,61 @@
+package io.hdfl.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.federation.Topology;
+import io.hdfl.privacy.schedule.ScheduleMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PeerConfigTest {
+  @TempDir Path dir;
+
+  static Path example(String name) {
+    Path root = Path.of(System.getProperty("hdfl.repo.root", ".."));
+    return root.resolve("deploy/examples").resolve(name);
+  }
+
+  @Test
+  void shippedExamplesAreValid() throws Exception {
+    PeerConfig ring = PeerConfig.read(example("ring-peer.properties"));
+    assertEquals("press-02", ring.peerId());
+    assertEquals(List.of("press-01", "press-02", "press-03"), ring.ringOrder());
+    assertEquals(Topology.RING, ring.settings().topology());
+    assertEquals(ScheduleMode.PRIVATEDFL, ring.settings().privacy());
+    assertEquals("secure", ring.noise());
+    assertEquals("quality", ring.labelColumn());
+    PeerConfig agg = PeerConfig.read(example("star-aggregator.properties"));
+    assertEquals(8, agg.starClients());
+    assertEquals(900, agg.settings().encoder().features());
+    assertEquals(6, agg.settings().quorum());
+    PeerConfig client = PeerConfig.read(example("star-client.properties"));
+    assertEquals(500, client.settings().perRound());
+    assertEquals(ScheduleMode.FEDHDP, client.settings().privacy());
+    assertEquals(1.0, client.settings().params().delta0(), "fedhdp: delta = 1/samples");
+  }
+
+  @Test
+  void errorsNameTheKey() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n";
+    Files.writeString(f, base + "role = ring\nring.order = a, b\ndim = many\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'dim' must be a whole number, got 'many'"));
+    Files.writeString(f, base + "role = relay\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'role' must be ring, star-client or aggregator"));
+    Files.writeString(f, base + "role = aggregator\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'star.clients' is required"));
+    Files.writeString(f, base + "role = ring\nring.order = a, a\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("lists a peer twice"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(dir.resolve("none")))
+        .getMessage().endsWith("no such file"));
+  }
+}

@@ -1,0 +1,157 @@
+package io.hdfl.federation;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.LedgerLine;
+import io.hdfl.privacy.ledger.Verification;
+import io.hdfl.privacy.schedule.PrivateDflSchedule;
+import io.hdfl.privacy.schedule.ScheduleMode;
+import io.hdfl.transport.EmbeddedBroker;
+import io.hdfl.transport.LoopbackBroker;
+import io.hdfl.transport.MqttSettings;
+import io.hdfl.transport.MqttTransport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RingFederationTest {
+  static final int PEERS = 4;
+  static final int ROUNDS = 3;
+  static final int PER_PEER = 30;
+
+  @TempDir Path dir;
+
+  @Test
+  void noiseFollowsThePrivateDflClosedFormsAndTheLedgerVerifies() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).build();
+    LoopbackBroker broker = new LoopbackBroker();
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), broker::connect);
+    List<LedgerLine> ledger = r.ledger();
+    assertEquals(PEERS * ROUNDS, ledger.size());
+    PrivacyParameters p = s.params();
+    for (int t = 1; t <= PEERS * ROUNDS; t++) {
+      var e = ledger.get(t - 1).entry();
+      assertEquals(t, e.step());
+      assertEquals(String.format("peer-%03d", (t - 1) % PEERS + 1), e.peer());
+      double required = PrivateDflSchedule.required(p, PER_PEER, t);
+      double added = PrivateDflSchedule.added(p, PER_PEER, t);
+      assertEquals(required, e.requiredVariance(), 1e-12 * required, "ξ(" + t + ")");
+      assertEquals(added, e.addedVariance(), 1e-9 * added, "Γ(" + t + ")");
+      assertEquals((long) t * PER_PEER, e.samplesTotal());
+    }
+    Verification v = FederationFixture.verify(r, s, dir);
+    assertTrue(v.ok(), v.summary());
+    assertEquals(PEERS, r.keys().size());
+    // Every peer reported every round.
+    assertEquals(PEERS * ROUNDS, r.reports().size());
+  }
+
+  @Test
+  void withoutNoiseTheFederatedModelLearnsTheData() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.NONE, 2).build();
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+    Simulation.Result r = FederationFixture.run(s, shards, new LoopbackBroker()::connect);
+    var classifier = new io.hdfl.hd.Classifier(FederationFixture.K, s.similarity());
+    for (EncodedSet shard : shards) {
+      var e = io.hdfl.hd.Evaluation.of(shard.labels(), classifier.predict(r.finalModel(), shard, 1),
+          FederationFixture.CLASSES);
+      assertTrue(e.accuracy() > 0.95, "accuracy " + e.accuracy());
+    }
+    assertTrue(r.ledger().stream().allMatch(l -> l.entry().addedVariance() == 0));
+  }
+
+  @Test
+  void mqttAndLoopbackGiveBitIdenticalModels() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).build();
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+    Simulation.Result loop = FederationFixture.run(s, shards, new LoopbackBroker()::connect);
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      MqttSettings base = MqttSettings.builder(broker.uri()).build();
+      Simulation.Result mqtt = FederationFixture.run(s, shards, id -> MqttTransport.connect(base.withClientId(id)));
+      assertArrayEquals(loop.finalModel().toArray(), mqtt.finalModel().toArray());
+      assertEquals(loop.ledger().size(), mqtt.ledger().size());
+    }
+  }
+
+  @Test
+  void anExternalBrokerGivesTheSameModelAsTheLoopback() throws Exception {
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+    String external = System.getenv("HDFL_TEST_BROKER");
+    Assumptions.assumeTrue(external != null && !external.isBlank(), "HDFL_TEST_BROKER not set");
+    FederationSettings other = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2)
+        .federation("test-" + Long.toHexString(System.nanoTime())).build();
+    Simulation.Result loop2 = FederationFixture.run(other, shards, new LoopbackBroker()::connect);
+    MqttSettings ext = MqttSettings.builder(external).build();
+    Simulation.Result mosquitto = FederationFixture.run(other, shards, id -> MqttTransport.connect(ext.withClientId(id)));
+    assertArrayEquals(loop2.finalModel().toArray(), mosquitto.finalModel().toArray());
+  }
+
+  @Test
+  void aBrokerWithASmallPacketLimitWorksThroughChunking() throws Exception {
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+    FederationSettings plain = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).build();
+    Simulation.Result loop = FederationFixture.run(plain, shards, new LoopbackBroker()::connect);
+    // 3 x 256 float32 prototypes plus ledger lines make frames of several KB; the broker takes 2 KB.
+    FederationSettings chunked = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).maxPacketBytes(1800).build();
+    try (EmbeddedBroker broker = EmbeddedBroker.builder().maxMessageBytes(2048).build().start()) {
+      MqttSettings base = MqttSettings.builder(broker.uri()).build();
+      Simulation.Result mqtt = FederationFixture.run(chunked, shards, id -> MqttTransport.connect(base.withClientId(id)));
+      assertArrayEquals(loop.finalModel().toArray(), mqtt.finalModel().toArray());
+      assertTrue(FederationFixture.verify(mqtt, chunked, dir).ok());
+      assertTrue(mqtt.reports().stream().mapToLong(RoundReport::bytesSent).max().orElse(0) > 2048,
+          "frames larger than the broker's limit were sent (in chunks)");
+    }
+  }
+
+  @Test
+  void aSlowPeerThatWasSkippedCannotForkTheChain() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).ackTimeout(Duration.ofMillis(200)).build();
+    LoopbackBroker broker = new LoopbackBroker();
+    // peer-003 gets every model 700 ms late: it is skipped, then processes and forwards its stale copy.
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER),
+        id -> id.endsWith("peer-003") ? new DelayingTransport(broker.connect(id), 700) : broker.connect(id));
+    Verification v = FederationFixture.verify(r, s, dir);
+    assertTrue(v.ok(), v.summary());
+    // One linear history: every step once, consecutive, and the accountant exact for it.
+    for (int i = 0; i < r.ledger().size(); i++) {
+      assertEquals(i + 1, r.ledger().get(i).entry().step());
+    }
+    var last = r.ledger().get(r.ledger().size() - 1).entry();
+    assertEquals(s.params().requiredVariance(last.samplesTotal(), 1.0), last.presentAfter(), 1e-9 * last.presentAfter());
+  }
+
+  @Test
+  void duplicateDeliveriesNeverAddNoiseTwice() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).build();
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+    Simulation.Result once = FederationFixture.run(s, shards, new LoopbackBroker()::connect);
+    LoopbackBroker broker = new LoopbackBroker();
+    Simulation.Result twice = FederationFixture.run(s, shards, id -> new DuplicatingTransport(broker.connect(id)));
+    assertArrayEquals(once.finalModel().toArray(), twice.finalModel().toArray());
+    assertEquals(once.ledger().size(), twice.ledger().size());
+    assertTrue(FederationFixture.verify(twice, s, dir).ok());
+  }
+
+  @Test
+  void aPeerThatNeverAcknowledgesIsSkippedAndTheAccountantStaysExact() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).ackTimeout(Duration.ofMillis(300)).build();
+    LoopbackBroker broker = new LoopbackBroker();
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER),
+        id -> id.endsWith("peer-003") ? new DeafTransport(broker.connect(id)) : broker.connect(id));
+    assertEquals((PEERS - 1) * 2, r.ledger().size(), "peer-003's steps never happened");
+    assertTrue(r.ledger().stream().noneMatch(l -> l.entry().peer().equals("peer-003")));
+    // The accountant counted the samples really absorbed: the last entry requires ξ for 6 updates.
+    var last = r.ledger().get(r.ledger().size() - 1).entry();
+    assertEquals(6L * PER_PEER, last.samplesTotal());
+    assertEquals(s.params().requiredVariance(6L * PER_PEER, 1.0), last.presentAfter(), 1e-9 * last.presentAfter());
+    Verification v = FederationFixture.verify(r, s, dir);
+    assertTrue(v.ok(), v.summary());
+  }
+}

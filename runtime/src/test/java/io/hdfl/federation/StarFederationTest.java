@@ -1,0 +1,46 @@
+package io.hdfl.federation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.ledger.LedgerLine;
+import io.hdfl.privacy.ledger.Verification;
+import io.hdfl.privacy.schedule.FedHdPrivacySchedule;
+import io.hdfl.transport.LoopbackBroker;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StarFederationTest {
+  @TempDir Path dir;
+
+  @Test
+  void clientNoiseFollowsFedHdPrivacyAndTheServerAddsNothing() throws Exception {
+    int k = 3, rounds = 4;
+    long l = 20;
+    FederationSettings s = FederationFixture.star(rounds, l).build();
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(k, 60), new LoopbackBroker()::connect);
+    List<LedgerLine> ledger = r.ledger();
+    assertEquals((k + 1) * rounds, ledger.size());
+    var p = s.params();
+    for (LedgerLine line : ledger) {
+      var e = line.entry();
+      if (e.kind() == LedgerEntry.Kind.UPDATE) {
+        double gamma = FedHdPrivacySchedule.clientAdded(p, k, l, e.round());
+        assertEquals(gamma, e.addedVariance(), 1e-9 * gamma, "Γ_k^" + e.round());
+      } else {
+        assertEquals(FedHdPrivacySchedule.serverRequired(p, k, l, e.round()), e.requiredVariance(),
+            1e-9 * e.requiredVariance());
+        assertEquals(FedHdPrivacySchedule.serverPresent(p, k, l, e.round()), e.presentBefore(),
+            1e-9 * e.presentBefore());
+        assertEquals(0.0, e.addedVariance(), "gamma > 1: the server adds nothing");
+        assertTrue(e.reason().contains("server adds nothing"), e.reason());
+        assertEquals(k, e.contributors().size());
+      }
+    }
+    Verification v = FederationFixture.verify(r, s, dir);
+    assertTrue(v.ok(), v.summary());
+  }
+}

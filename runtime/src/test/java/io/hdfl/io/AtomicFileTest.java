@@ -1,0 +1,56 @@
+package io.hdfl.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AtomicFileTest {
+  @TempDir Path dir;
+
+  @Test
+  void writesAndReplacesAndCreatesParents() throws Exception {
+    Path p = dir.resolve("a/b/file.bin");
+    AtomicFile.write(p, out -> out.write(new byte[] {1, 2, 3}));
+    assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(p));
+    AtomicFile.write(p, out -> out.write(new byte[] {9}));
+    assertArrayEquals(new byte[] {9}, Files.readAllBytes(p));
+    try (var s = Files.list(p.getParent())) {
+      assertEquals(1, s.count());
+    }
+  }
+
+  @Test
+  void failureLeavesOldContentAndNoTemporaryFile() throws Exception {
+    Path p = dir.resolve("f");
+    Files.write(p, new byte[] {7});
+    assertThrows(IOException.class, () -> AtomicFile.write(p, out -> {
+      out.write(new byte[1000]);
+      throw new IOException("disk full");
+    }));
+    assertArrayEquals(new byte[] {7}, Files.readAllBytes(p));
+    try (var s = Files.list(dir)) {
+      assertEquals(1, s.count());
+    }
+  }
+
+  @Test
+  void newFilesAreReadableByOthersUnlessUmaskSaysOtherwise() throws Exception {
+    Path p = dir.resolve("m");
+    AtomicFile.write(p, out -> out.write(1));
+    Path reference = Files.createFile(dir.resolve("plain"));
+    if (Files.getFileStore(p).supportsFileAttributeView("posix")) {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+      assertEquals(Files.getPosixFilePermissions(reference), perms, "same mode as any new file");
+      assertTrue(perms.contains(PosixFilePermission.OWNER_READ));
+    }
+  }
+}

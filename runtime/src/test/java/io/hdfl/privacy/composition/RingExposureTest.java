@@ -1,0 +1,92 @@
+package io.hdfl.privacy.composition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.PrivacyParameters;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RingExposureTest {
+  static final int D = 2000;
+  static final double EPS = 1.0;
+  static final double DELTA0 = 1e-3;
+  static final int N = 600;
+
+  /** PrivateDFL incremental schedule from its closed forms: Γ(1) = c ln(1.25N/δ0), Γ(t) = c ln(t/(t−1)). */
+  static double[] privateDfl(int k, int r) {
+    double c = PrivacyParameters.withDelta0(D, EPS, DELTA0).c();
+    double[] a = new double[k * r];
+    a[0] = c * Math.log(1.25 * N / DELTA0);
+    for (int t = 2; t <= k * r; t++) {
+      a[t - 1] = c * Math.log((double) t / (t - 1));
+    }
+    return a;
+  }
+
+  static ObserverGuarantee find(List<ObserverGuarantee> all, String name) {
+    return all.stream().filter(o -> o.observer().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void singleReleaseWithFullNoiseMeetsTheHeadline() {
+    double delta = DELTA0 / N;
+    List<ObserverGuarantee> g = RingExposure.observers(1, 1, privateDfl(1, 1), new RecordInfluence(D, 0), delta, EPS, false);
+    ObserverGuarantee fin = find(g, "final-model user");
+    // μ = √D/σ with σ² = 2D ln(1.25/δ)/ε²  ⇒  μ = ε/√(2 ln(1.25/δ)).
+    assertEquals(EPS / Math.sqrt(2 * Math.log(1.25 / delta)), fin.mu(), 1e-12);
+    assertFalse(fin.weakerThanHeadline(), fin.sentence());
+    assertTrue(fin.epsilonExact() <= fin.epsilonRdp());
+  }
+
+  @Test
+  void wireReaderSeesOnlyOneStepsIncrementalNoise() {
+    int k = 5;
+    List<ObserverGuarantee> g = RingExposure.observers(k, 1, privateDfl(k, 1), new RecordInfluence(D, 0), 1e-6, EPS, false);
+    ObserverGuarantee wire = find(g, "wire reader");
+    // Worst peer is the last: Γ(K) = c ln(K/(K−1)), so μ = √D/√(c ln(K/(K−1))) = ε/√(2 ln(K/(K−1))).
+    assertEquals(EPS / Math.sqrt(2 * Math.log(k / (k - 1.0))), wire.mu(), 1e-12);
+    assertTrue(wire.worstCase().contains("peer 5"), wire.worstCase());
+    assertTrue(wire.weakerThanHeadline(), wire.sentence());
+    assertTrue(wire.sentence().contains("WEAKER"));
+    // With end-to-end encryption the wire shows nothing.
+    assertTrue(RingExposure.observers(k, 1, privateDfl(k, 1), new RecordInfluence(D, 0), 1e-6, EPS, true)
+        .stream().noneMatch(o -> o.observer().equals("wire reader")));
+  }
+
+  @Test
+  void nextHopDifferencesRoundsAndSubtractsItsOwnNoise() {
+    int k = 3;
+    int r = 2;
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    List<ObserverGuarantee> g = RingExposure.observers(k, r, privateDfl(k, r), inf, 1e-6, EPS, false);
+    ObserverGuarantee hop = find(g, "next-hop peer");
+    double c = PrivacyParameters.withDelta0(D, EPS, DELTA0).c();
+    double worst = 0;
+    for (int p = 1; p <= k; p++) {
+      // round 1: everything up to step p, ξ(p) = c ln(1.25 p N/δ0);
+      // round 2: steps p+2 .. K+p, Σ c ln(t/(t−1)) = c ln((K+p)/(p+1)).
+      double mu2 = inf.firstRound() * inf.firstRound() / (c * Math.log(1.25 * p * N / DELTA0))
+          + inf.laterRound() * inf.laterRound() / (c * Math.log((k + p) / (p + 1.0)));
+      worst = Math.max(worst, mu2);
+    }
+    assertEquals(worst, hop.mu() * hop.mu(), 1e-9 * worst);
+    assertEquals(2, hop.releases().size());
+  }
+
+  @Test
+  void retrainingSensitivityIsAccountedInTheFinalModel() {
+    RecordInfluence inf = new RecordInfluence(D, 2);
+    assertEquals(Math.sqrt(D) + 2 * Math.sqrt(2.0 * D), inf.firstRound(), 1e-12);
+    int k = 4, r = 3;
+    double[] a = privateDfl(k, r);
+    ObserverGuarantee fin = find(RingExposure.observers(k, r, a, inf, 1e-6, EPS, true), "final-model user");
+    double total = 0;
+    for (double v : a) {
+      total += v;
+    }
+    double delta = inf.firstRound() + 2 * inf.laterRound();
+    assertEquals(delta / Math.sqrt(total), fin.mu(), 1e-12);
+  }
+}

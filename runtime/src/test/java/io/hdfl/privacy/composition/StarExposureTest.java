@@ -1,0 +1,38 @@
+package io.hdfl.privacy.composition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.PrivacyParameters;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StarExposureTest {
+  @Test
+  void aggregatorSeesClientNoiseAndGlobalUsersSeeTheAverage() {
+    int k = 8, l = 500, rounds = 4, d = 10000;
+    double c = PrivacyParameters.perSampleDelta(d, 1.0).c();
+    double[] gamma = new double[rounds];
+    double[] present = new double[rounds];
+    gamma[0] = c * Math.log(1.25 * l);
+    for (int r = 2; r <= rounds; r++) {
+      gamma[r - 1] = c / k * (k * Math.log(1.25 * (r - 1) * k * l + 1.25 * l) - Math.log(1.25 * (r - 2) * k * l + 1.25 * l));
+    }
+    for (int r = 1; r <= rounds; r++) {
+      present[r - 1] = c / k * Math.log(1.25 * (r - 1) * k * l + 1.25 * l);
+    }
+    RecordInfluence inf = new RecordInfluence(d, 0);
+    List<ObserverGuarantee> g = StarExposure.observers(k, gamma, present, inf, 1e-6, 1.0, false);
+    double minGamma = Double.MAX_VALUE, minPresent = Double.MAX_VALUE;
+    for (int r = 0; r < rounds; r++) {
+      minGamma = Math.min(minGamma, gamma[r]);
+      minPresent = Math.min(minPresent, present[r]);
+    }
+    ObserverGuarantee agg = g.stream().filter(o -> o.observer().equals("aggregator")).findFirst().orElseThrow();
+    assertEquals(Math.sqrt(d) / Math.sqrt(minGamma), agg.mu(), 1e-12);
+    ObserverGuarantee fin = g.stream().filter(o -> o.observer().equals("final-model user")).findFirst().orElseThrow();
+    assertEquals(Math.sqrt(d) / k / Math.sqrt(minPresent), fin.mu(), 1e-12);
+    assertTrue(fin.epsilonRdp() < agg.epsilonRdp(), "averaging protects more than a single update");
+    assertEquals(2, StarExposure.observers(k, gamma, present, inf, 1e-6, 1.0, true).size());
+  }
+}

@@ -1,0 +1,163 @@
+package io.hdfl.privacy.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.ledger.LedgerEntry.Kind;
+import io.hdfl.privacy.ledger.LedgerEntry.Schedule;
+import io.hdfl.privacy.ledger.LedgerEntry.Source;
+import io.hdfl.privacy.ledger.LedgerEntry.Topology;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class LedgerCodecTest {
+  private static final String SIG = "A".repeat(86) + "==";
+
+  /** A fixed entry whose numbers include ones Double.toString prints differently on JDK 17 and 19+. */
+  static LedgerEntry fixedEntry() {
+    return new LedgerEntry(1, "fed-1", "peer-007", Kind.AGGREGATE, Topology.STAR, 3, 42, 600, 1800, 0.25,
+        1.0E23, 2.82879384806159E17, 0.002, 8.41E21, 0.5, 1.0E-5, 2000, Schedule.FEDHDP, Source.SEEDED, true,
+        List.of("ab".repeat(32), "cd".repeat(32)), "avg of 2 \"clients\" \\ \u00e9\n", "0".repeat(64),
+        "2025-01-31T12:00:00.000Z", null);
+  }
+
+  @Test
+  void bodyTextIsPinned() {
+    // If this fails, the serializer changed: old ledgers still verify (verification never
+    // re-serializes), but new ledgers would differ in bytes from what this version wrote.
+    String expected = "{\"v\":1,\"federation\":\"fed-1\",\"peer\":\"peer-007\",\"kind\":\"aggregate\",\"topology\":\"star\","
+        + "\"round\":3,\"step\":42,\"samples_new\":600,\"samples_total\":1800,\"sensitivity_scale\":0.25,"
+        + "\"variance_required\":1.0E23,\"variance_present_before\":2.82879384806159E17,\"variance_added\":0.002,"
+        + "\"variance_present_after\":8.41E21,\"epsilon\":0.5,\"delta0\":1.0E-5,\"dim\":2000,\"schedule\":\"fedhdp\","
+        + "\"noise_source\":\"seeded\",\"not_for_deployment\":true,\"contributors\":[\""
+        + "ab".repeat(32) + "\",\"" + "cd".repeat(32) + "\"],\"reason\":\"avg of 2 \\\"clients\\\" \\\\ \\u00e9\\u000a\","
+        + "\"prev_hash\":\"" + "0".repeat(64) + "\",\"timestamp\":\"2025-01-31T12:00:00.000Z\"";
+    assertEquals(expected, LedgerCodec.body(fixedEntry()));
+    assertEquals(expected + ",\"sig\":\"" + SIG + "\"}", LedgerCodec.line(expected, SIG));
+    // SHA-256 of the line, computed independently (Python hashlib)
+    assertEquals("ed7946e852592cd147223f019539251e36cf1e832cabb5a441eed8985261df0c",
+        LedgerCodec.hash(LedgerCodec.line(expected, SIG)));
+  }
+
+  @Test
+  void decimalIsShortestAndTheSameOnEveryJdk() {
+    // JDK 17's Double.toString gives 9.999999999999999E22, 2.82879384806159008E17, 1.9999999999999998E23
+    // and 8.409999999999999E21 for the first four; JDK 19+ the shortest forms below.
+    assertEquals("1.0E23", LedgerCodec.decimal(1.0E23));
+    assertEquals("2.82879384806159E17", LedgerCodec.decimal(2.82879384806159E17));
+    assertEquals("2.0E23", LedgerCodec.decimal(2.0E23));
+    assertEquals("8.41E21", LedgerCodec.decimal(8.41E21));
+    // 2 * MIN_VALUE: one digit suffices (JDK 19+ prints the closer two-digit 9.9E-324)
+    assertEquals("1.0E-323", LedgerCodec.decimal(9.9E-324));
+    assertEquals("5.0E-324", LedgerCodec.decimal(Double.MIN_VALUE));
+    assertEquals("1.7976931348623157E308", LedgerCodec.decimal(Double.MAX_VALUE));
+    assertEquals("0.002", LedgerCodec.decimal(0.002));
+    assertEquals("1.0E-4", LedgerCodec.decimal(1e-4));
+    assertEquals("4000.0", LedgerCodec.decimal(4000));
+    assertEquals("1234567.0", LedgerCodec.decimal(1234567));
+    assertEquals("1.0E7", LedgerCodec.decimal(1e7));
+    assertEquals("0.1", LedgerCodec.decimal(0.1));
+    assertEquals("-2.5", LedgerCodec.decimal(-2.5));
+    assertEquals("0.0", LedgerCodec.decimal(0.0));
+    assertEquals("0.0", LedgerCodec.decimal(-0.0));
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.decimal(Double.NaN));
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.decimal(Double.POSITIVE_INFINITY));
+  }
+
+  @Test
+  void decimalRoundTripsAndIsNeverLongerThanDoubleToString() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    for (int i = 0; i < 20_000; i++) {
+      double d = i % 2 == 0 ? Double.longBitsToDouble(rnd.nextLong() & 0x7fefffffffffffffL)
+          : rnd.nextDouble() * Math.pow(10, rnd.nextInt(-12, 12));
+      String text = LedgerCodec.decimal(d);
+      assertEquals(d, Double.parseDouble(text), text);
+      assertTrue(digits(text) <= digits(Double.toString(d)), text + " vs " + d);
+    }
+  }
+
+  private static int digits(String decimal) {
+    String mantissa = decimal.split("E")[0].replace("-", "").replace(".", "").replaceFirst("^0+", "");
+    return mantissa.replaceFirst("0+$", "").length();
+  }
+
+  @Test
+  void parseReadsBackEveryField() {
+    LedgerEntry e = fixedEntry();
+    String line = LedgerCodec.line(LedgerCodec.body(e), SIG);
+    LedgerEntry back = LedgerCodec.parse(line);
+    assertEquals(e.withSignature(SIG), back);
+    LedgerCodec.Split split = LedgerCodec.split(line);
+    assertEquals(LedgerCodec.body(e), split.body());
+    assertEquals(SIG, split.signature());
+    assertEquals(LedgerCodec.body(e) + "}", new String(split.signedBytes(), java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  @Test
+  void bodyRejectsWhatCannotBeWritten() {
+    LedgerEntry e = fixedEntry();
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.body(new LedgerEntry(1, "fed", "../etc", e.kind(),
+        e.topology(), 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 10, e.schedule(), e.source(), true, List.of(), "", e.prevHash(),
+        e.timestamp(), null)));
+    IllegalArgumentException nan = assertThrows(IllegalArgumentException.class, () -> LedgerCodec.body(
+        new LedgerEntry(1, "fed", "p", e.kind(), e.topology(), 1, 1, 1, 1, 1, Double.NaN, 0, 1, 1, 1, 1, 10,
+            e.schedule(), e.source(), true, List.of(), "", e.prevHash(), e.timestamp(), null)));
+    assertEquals("variance_required must be a finite number, got NaN", nan.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.body(new LedgerEntry(1, "fed", "p", e.kind(),
+        e.topology(), 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 10, e.schedule(), e.source(), true, List.of(), "", "xyz",
+        e.timestamp(), null)));
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.body(new LedgerEntry(1, "fed", "p", e.kind(),
+        e.topology(), 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 10, e.schedule(), e.source(), true, List.of(), "",
+        e.prevHash(), "yesterday", null)));
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.body(new LedgerEntry(1, "fed", "p", e.kind(),
+        e.topology(), 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 10, e.schedule(), e.source(), true, List.of(), "x".repeat(201),
+        e.prevHash(), e.timestamp(), null)));
+  }
+
+  @Test
+  void splitNeedsTheSignatureTail() {
+    String body = LedgerCodec.body(fixedEntry());
+    String line = LedgerCodec.line(body, SIG);
+    assertThrows(LedgerFormatException.class, () -> LedgerCodec.split(line.substring(0, line.length() - 1)));
+    assertThrows(LedgerFormatException.class, () -> LedgerCodec.split(body + "}"));
+    assertThrows(LedgerFormatException.class, () -> LedgerCodec.split(LedgerCodec.line(body, "A".repeat(88))));
+    assertThrows(LedgerFormatException.class, () -> LedgerCodec.split(LedgerCodec.line(body, SIG) + " "));
+  }
+
+  @Test
+  void parseIsStrict() {
+    String line = LedgerCodec.line(LedgerCodec.body(fixedEntry()), SIG);
+    assertProblem("not valid JSON: Duplicate field 'round'", line.replace("\"round\":3,", "\"round\":3,\"round\":3,"));
+    assertProblem("unknown field 'extra'", line.replace("\"round\":3,", "\"round\":3,\"extra\":1,"));
+    assertProblem("missing field 'round'", line.replace("\"round\":3,", ""));
+    assertProblem("field 'step' out of order (expected 'round')",
+        line.replace("\"round\":3,\"step\":42,", "\"step\":42,\"round\":3,"));
+    assertProblem("field 'round' must be an integer (32-bit)", Tamper.set(line, "round", "3.0"));
+    assertProblem("field 'round' must be an integer (32-bit)", Tamper.set(line, "round", "\"3\""));
+    assertProblem("field 'step' must be an integer (64-bit)", Tamper.set(line, "step", "99999999999999999999"));
+    assertProblem("field 'epsilon' must be a finite number", Tamper.set(line, "epsilon", "1e999"));
+    assertProblem("field 'epsilon' must be a finite number", Tamper.set(line, "epsilon", "null"));
+    assertProblem("field 'kind' must be one of update|aggregate, got 'merge'", Tamper.set(line, "kind", "\"merge\""));
+    assertProblem("field 'not_for_deployment' must be true or false", Tamper.set(line, "not_for_deployment", "1"));
+    assertProblem("field 'contributors' must hold entry hashes (64 lower-case hex digits)",
+        Tamper.set(line, "contributors", "[\"AB\"]"));
+    assertProblem("field 'prev_hash' must be 64 lower-case hex digits", Tamper.set(line, "prev_hash", "\"00\""));
+    assertProblem("field 'timestamp' must be ISO-8601 UTC like 2025-01-31T12:00:00.000Z",
+        Tamper.set(line, "timestamp", "\"2025-01-31 12:00\""));
+    assertProblem("unsupported format version 2 (this hdfl reads 1)", Tamper.set(line, "v", "2"));
+    assertTrue(problem(Tamper.set(line, "peer", "\"../x\"")).startsWith("field 'peer' must match"));
+    assertTrue(problem("[" + line + "]").startsWith("not a JSON object"));
+    assertTrue(problem(line + "{}").startsWith("not valid JSON"));
+    assertTrue(problem(line.replace("{\"v\":1,", "{\"v\":1,,")).startsWith("not valid JSON"));
+  }
+
+  private static void assertProblem(String expected, String line) {
+    assertEquals(expected, problem(line));
+  }
+
+  private static String problem(String line) {
+    return assertThrows(LedgerFormatException.class, () -> LedgerCodec.parse(line)).problem();
+  }
+}

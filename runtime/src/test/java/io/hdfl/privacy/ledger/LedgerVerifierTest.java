@@ -1,0 +1,188 @@
+package io.hdfl.privacy.ledger;
+
+import static io.hdfl.privacy.ledger.LedgerTamperTest.assertFailure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.LedgerEntry.Schedule;
+import io.hdfl.privacy.ledger.LedgerEntry.Source;
+import io.hdfl.privacy.ledger.LedgerEntry.Topology;
+import io.hdfl.privacy.ledger.Verification.Check;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LedgerVerifierTest {
+  @TempDir Path dir;
+
+  private static final PrivacyParameters P = LedgerFixture.PARAMS;
+
+  private Verification verify(LedgerSimulation.Builder b) throws Exception {
+    LedgerFixture f = new LedgerFixture(b.build(), dir.resolve("l" + System.nanoTime()));
+    return f.verify(f.lines);
+  }
+
+  @Test
+  void correctRingLedgerVerifiesWithTheSummaryLine() throws Exception {
+    Verification v = verify(LedgerSimulation.ring(P).peers(100).rounds(3).samplesPerPeer(120).source(Source.SECURE));
+    assertTrue(v.ok(), v.summary());
+    assertEquals("ledger OK: 300 entries, 100 peers, chain intact, signatures valid, schedule privatedfl conforms",
+        v.summary());
+    assertEquals(Topology.RING, v.topology());
+    assertEquals(0, v.badLine());
+  }
+
+  @Test
+  void seededNoiseIsNamedInTheSummary() throws Exception {
+    Verification v = verify(LedgerSimulation.ring(P).peers(2).rounds(1));
+    assertEquals("ledger OK: 2 entries, 2 peers, chain intact, signatures valid, schedule privatedfl conforms; "
+        + "seeded noise in 2 entries: not for deployment", v.summary());
+  }
+
+  @Test
+  void everyScheduleAndTopologyVerifies() throws Exception {
+    for (Schedule s : Schedule.values()) {
+      for (LedgerSimulation.Builder b : List.of(
+          LedgerSimulation.ring(P).peers(5).rounds(4).samplesPerPeer(30),
+          LedgerSimulation.ring(P).shards(10, 400, 7, 90).rounds(3).skip(2, 1).skip(4, 3),
+          LedgerSimulation.star(P).peers(4).rounds(5).samplesPerPeer(25),
+          LedgerSimulation.star(P).shards(5, 500, 60).rounds(4).skip(1, 2).skip(3, 4),
+          LedgerSimulation.star(PrivacyParameters.perSampleDelta(10000, 0.5)).peers(1).rounds(3))) {
+        Verification v = verify(b.schedule(s));
+        assertTrue(v.ok(), s + ": " + v.summary());
+        assertEquals(s, v.schedule());
+      }
+    }
+  }
+
+  @Test
+  void starWithAWholeRoundSkippedVerifies() throws Exception {
+    Verification v = verify(LedgerSimulation.star(P).peers(2).rounds(3).skip(1, 2).skip(2, 2));
+    assertTrue(v.ok(), v.summary());
+    assertEquals(6, v.entries());
+    assertEquals(3, v.peers());
+  }
+
+  @Test
+  void closedFormAccountantNumbersVerify() throws Exception {
+    // An accountant that uses PrivateDFL's closed forms (Gamma(t) = c ln(t/(t-1))) instead of
+    // differences: its numbers differ from the verifier's by rounding only.
+    int k = 3;
+    long n = 200;
+    PrivacyLedger ledger = PrivacyLedger.inMemory(new LedgerSettings("fed", Topology.RING, Schedule.PRIVATEDFL, P));
+    List<PeerKeys> keys = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      keys.add(PeerKeys.generate("p" + i));
+    }
+    double c = P.c();
+    double present = 0;
+    for (int t = 1; t <= 30; t++) {
+      double xi = c * Math.log(1.25 * t * n / P.delta0());
+      double gamma = t == 1 ? c * Math.log(1.25 * n / P.delta0()) : c * Math.log((double) t / (t - 1));
+      PeerKeys signer = keys.get((t - 1) % k);
+      ledger.append(signer, NoiseRecord.update(signer.peerId(), (t - 1) / k + 1, t, n, t * n, xi, present, gamma,
+          present + gamma, Source.SECURE, "closed form"));
+      present += gamma;
+    }
+    Path d = dir.resolve("cf");
+    ledger.writeTo(d.resolve("ledger.jsonl"));
+    for (PeerKeys key : keys) {
+      key.publish(d.resolve("keys"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(d.resolve("keys"))).verify(d.resolve("ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
+  }
+
+  @Test
+  void reorderedDeletedDuplicatedEntriesBreakTheChain() throws Exception {
+    LedgerFixture f = LedgerFixture.ring(dir);
+    List<String> swapped = new ArrayList<>(f.lines);
+    swapped.set(4, f.line(5));
+    swapped.set(5, f.line(4));
+    assertFailure(f.verify(swapped), 4, Check.CHAIN, "prev_hash does not match the previous line", "reorder");
+
+    List<String> deleted = new ArrayList<>(f.lines);
+    deleted.remove(5);
+    assertFailure(f.verify(deleted), 5, Check.CHAIN, "prev_hash does not match", "delete");
+
+    List<String> duplicated = new ArrayList<>(f.lines);
+    duplicated.add(6, f.line(5));
+    assertFailure(f.verify(duplicated), 6, Check.CHAIN, "prev_hash does not match", "duplicate");
+
+    assertFailure(f.verify(f.lines.subList(1, f.lines.size())), 0, Check.CHAIN,
+        "prev_hash of the first entry must be 64 zeros", "head cut off");
+  }
+
+  @Test
+  void truncationIsAFormatError() throws Exception {
+    LedgerFixture f = LedgerFixture.ring(dir);
+    StringBuilder all = new StringBuilder();
+    for (String l : f.lines) {
+      all.append(l).append('\n');
+    }
+    String text = all.toString();
+    Verification torn = f.verifyRaw(text.substring(0, text.length() - 50));
+    assertFailure(torn, 11, Check.FORMAT, "last line has no newline", "torn");
+    assertEquals("ledger INVALID at line 12: last line has no newline: the ledger was cut short "
+        + "(torn write or truncated copy)", torn.summary());
+
+    List<String> cut = new ArrayList<>(f.lines);
+    cut.set(11, f.line(11).substring(0, 300));
+    assertFailure(f.verify(cut), 11, Check.FORMAT, "does not end with ,\"sig\":", "cut line");
+
+    // whole entries cut off the end leave a valid (shorter) ledger: the chain cannot show it
+    Verification shorter = f.verify(f.lines.subList(0, 10));
+    assertTrue(shorter.ok(), shorter.summary());
+    assertEquals(10, shorter.entries());
+
+    Verification empty = f.verifyRaw("");
+    assertFalse(empty.ok());
+    assertEquals("ledger INVALID: no entries (empty file)", empty.summary());
+  }
+
+  @Test
+  void duplicateJsonKeyIsRejectedEvenWhenSigned() throws Exception {
+    LedgerFixture f = LedgerFixture.ring(dir);
+    String line = f.line(5);
+    String dup = line.replace(",\"round\":2,", ",\"round\":2,\"round\":2,");
+    assertFailure(f.verify(f.with(5, dup)), 5, Check.FORMAT, "not valid JSON: Duplicate field 'round'", "dup");
+    String signedDup = Tamper.resign(dup, f.keyOf(line));
+    assertFailure(f.verify(f.with(5, signedDup)), 5, Check.FORMAT, "not valid JSON: Duplicate field 'round'", "dup");
+    String unknown = Tamper.resign(line.replace(",\"round\":2,", ",\"round\":2,\"bonus\":1,"), f.keyOf(line));
+    assertFailure(f.verify(f.with(5, unknown)), 5, Check.FORMAT, "unknown field 'bonus'", "unknown");
+  }
+
+  @Test
+  void wrongKeyAndUnknownPeerFailTheSignatureCheck() throws Exception {
+    LedgerFixture f = LedgerFixture.ring(dir);
+    String line = f.line(5);
+    PeerKeys impostor = PeerKeys.generate("peer-002");
+    Verification wrongKey = f.verify(Tamper.forge(f.lines, 5, line, impostor, f.keys));
+    assertFailure(wrongKey, 5, Check.SIGNATURE, "signature does not verify under " + f.keysDir().resolve("peer-002.pub"),
+        "wrong key");
+
+    PeerKeys mallory = PeerKeys.generate("mallory");
+    String asMallory = Tamper.set(line, "peer", "\"mallory\"");
+    List<String> forged = Tamper.forge(f.lines, 5, asMallory, mallory, f.keys);
+    Verification unknown = f.verify(forged);
+    assertFailure(unknown, 5, Check.SIGNATURE, "unknown peer: no public key " + f.keysDir().resolve("mallory.pub"),
+        "unknown peer");
+    assertEquals("mallory", unknown.badPeer());
+  }
+
+  @Test
+  void settingsMustAgreeFromTheFirstEntry() throws Exception {
+    // a ledger whose first entry has an impossible epsilon fails on it
+    LedgerFixture f = LedgerFixture.ring(dir);
+    String bad = Tamper.set(f.line(0), "epsilon", "0.0");
+    Verification v = f.verify(Tamper.forge(f.lines, 0, bad, f.keyOf(bad), f.keys));
+    assertFailure(v, 0, Check.CONFORMANCE, "epsilon must be a finite number > 0, got 0.0", "epsilon 0");
+    String negative = Tamper.set(f.line(0), "variance_added", "-1.0");
+    Verification n = f.verify(Tamper.forge(f.lines, 0, negative, f.keyOf(negative), f.keys));
+    assertFailure(n, 0, Check.CONFORMANCE, "variance_added must be >= 0, got -1.0", "negative");
+  }
+}

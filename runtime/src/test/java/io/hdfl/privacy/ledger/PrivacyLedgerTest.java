@@ -1,0 +1,164 @@
+package io.hdfl.privacy.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.LedgerEntry.Schedule;
+import io.hdfl.privacy.ledger.LedgerEntry.Source;
+import io.hdfl.privacy.ledger.LedgerEntry.Topology;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PrivacyLedgerTest {
+  @TempDir Path dir;
+
+  private static final PrivacyParameters P = PrivacyParameters.withDelta0(2000, 1.0, 1e-5);
+  private static final LedgerSettings SETTINGS = new LedgerSettings("fed", Topology.RING, Schedule.PRIVATEDFL, P);
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2025-03-04T05:06:07.891234Z"), ZoneOffset.UTC);
+
+  /** The privatedfl update of a model holding {@code before} after {@code totalBefore} samples. */
+  private static NoiseRecord update(String peer, int round, long step, long n, long totalBefore, double before) {
+    double required = P.requiredVariance(totalBefore + n, 1);
+    double added = Math.max(0, required - before);
+    return NoiseRecord.update(peer, round, step, n, totalBefore + n, required, before, added, before + added,
+        Source.SECURE, "test");
+  }
+
+  @Test
+  void appendsPersistReopenAndContinue() throws Exception {
+    Path file = dir.resolve("run/ledger.jsonl");
+    PeerKeys a = PeerKeys.generate("a");
+    PeerKeys b = PeerKeys.generate("b");
+    PrivacyLedger ledger = PrivacyLedger.builder(SETTINGS).file(file).clock(CLOCK).open();
+    assertEquals(LedgerEntry.GENESIS_HASH, ledger.lastHash());
+    LedgerLine first = ledger.append(a, update("a", 1, 1, 100, 0, 0));
+    LedgerLine second = ledger.append(b, update("b", 1, 2, 100, 100, first.entry().presentAfter()));
+    assertEquals(LedgerEntry.GENESIS_HASH, first.entry().prevHash());
+    assertEquals(first.hash(), second.entry().prevHash());
+    assertEquals("2025-03-04T05:06:07.891Z", first.entry().timestamp());
+    assertFalse(first.entry().notForDeployment());
+
+    List<String> stored = Files.readAllLines(file);
+    assertEquals(List.of(first.text(), second.text()), stored);
+    assertTrue(Files.readString(file).endsWith("\n"));
+
+    PrivacyLedger reopened = PrivacyLedger.builder(SETTINGS).file(file).clock(CLOCK).open();
+    assertEquals(2, reopened.size());
+    assertEquals(second.hash(), reopened.lastHash());
+    assertEquals(ledger.lines(), reopened.lines());
+    LedgerLine third = reopened.append(a, update("a", 2, 3, 100, 200, second.entry().presentAfter()));
+    assertEquals(second.hash(), third.entry().prevHash());
+    assertEquals(3, Files.readAllLines(file).size());
+
+    // every stored line parses back to the entry that was appended
+    for (LedgerLine l : reopened.lines()) {
+      assertEquals(l.entry(), LedgerCodec.parse(l.text()));
+    }
+    Path keys = dir.resolve("run/keys");
+    a.publish(keys);
+    b.publish(keys);
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(file);
+    assertTrue(v.ok(), v.summary());
+    assertEquals(3, v.entries());
+    assertEquals(2, v.peers());
+  }
+
+  @Test
+  void writeToGivesTheSameBytesAsAppending() throws Exception {
+    Path appended = dir.resolve("a.jsonl");
+    PrivacyLedger ledger = PrivacyLedger.builder(SETTINGS).file(appended).open();
+    PeerKeys a = PeerKeys.generate("a");
+    ledger.append(a, update("a", 1, 1, 10, 0, 0));
+    ledger.append(a, update("a", 2, 2, 10, 10, ledger.lines().get(0).entry().presentAfter()));
+    Path rewritten = dir.resolve("b.jsonl");
+    ledger.writeTo(rewritten);
+    assertArrayEquals(Files.readAllBytes(appended), Files.readAllBytes(rewritten));
+  }
+
+  @Test
+  void appendRejectsAForeignSignerAndUnwritableValues() throws Exception {
+    PrivacyLedger ledger = PrivacyLedger.inMemory(SETTINGS);
+    PeerKeys a = PeerKeys.generate("a");
+    assertEquals("entry of peer 'b' cannot be signed by 'a'",
+        assertThrows(IllegalArgumentException.class, () -> ledger.append(a, update("b", 1, 1, 1, 0, 0))).getMessage());
+    NoiseRecord nan = NoiseRecord.update("a", 1, 1, 1, 1, Double.NaN, 0, 0, 0, Source.SEEDED, "");
+    assertThrows(IllegalArgumentException.class, () -> ledger.append(a, nan));
+    assertEquals(0, ledger.size());
+    assertEquals(LedgerEntry.GENESIS_HASH, ledger.lastHash());
+    assertTrue(ledger.file().isEmpty());
+    assertThrows(IllegalArgumentException.class, () -> NoiseRecord.aggregate("s", 1, 1, 1, 1, 1, 1, 0, 1,
+        Source.SEEDED, List.of(), ""));
+  }
+
+  @Test
+  void openRefusesATornOrForeignFile() throws Exception {
+    Path file = dir.resolve("l.jsonl");
+    PrivacyLedger ledger = PrivacyLedger.builder(SETTINGS).file(file).open();
+    PeerKeys a = PeerKeys.generate("a");
+    ledger.append(a, update("a", 1, 1, 10, 0, 0));
+    ledger.append(a, update("a", 2, 2, 10, 10, ledger.lines().get(0).entry().presentAfter()));
+    String text = Files.readString(file);
+
+    Files.writeString(file, text.substring(0, text.length() - 40));
+    IllegalArgumentException torn = assertThrows(IllegalArgumentException.class,
+        () -> PrivacyLedger.builder(SETTINGS).file(file).open());
+    assertEquals(file + ": line 2: last line has no newline: the ledger was cut short (torn write or truncated copy)",
+        torn.getMessage());
+
+    Files.writeString(file, text);
+    LedgerSettings other = new LedgerSettings("fed", Topology.RING, Schedule.BLACKBOX, P);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.builder(other).file(file).open())
+        .getMessage().startsWith(file + ": line 1: entry's federation, topology, schedule"));
+
+    List<String> lines = Files.readAllLines(file);
+    Files.write(file, List.of(lines.get(1), lines.get(0)));
+    assertEquals(file + ": line 1: prev_hash does not match the entry it must chain to",
+        assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.builder(SETTINGS).file(file).open()).getMessage());
+  }
+
+  @Test
+  void readerBoundsLines() throws Exception {
+    assertEquals("line 1: empty line", readAll("\n").getMessage());
+    assertEquals("line 2: carriage return in line (ledger lines end with \\n only)", readAll("a\nb\r\n").getMessage());
+    assertEquals("line 1: byte 0xc3 at column 2: ledger lines are printable ASCII", readAll("a\u00e9\n").getMessage());
+    assertEquals("line 1: line longer than 65536 bytes", readAll("x".repeat(70_000) + "\n").getMessage());
+    assertEquals("line 3: last line has no newline: the ledger was cut short (torn write or truncated copy)",
+        readAll("a\nb\nc").getMessage());
+    LedgerReader capped = new LedgerReader(stream("a\nb\nc\n"), 2);
+    assertEquals("a", capped.next());
+    assertEquals("b", capped.next());
+    assertEquals("line 3: more than 2 entries", assertThrows(LedgerFormatException.class, capped::next).getMessage());
+    LedgerReader ok = new LedgerReader(stream("x".repeat(65536) + "\n"));
+    assertEquals(65536, ok.next().length());
+    assertNull(ok.next());
+    assertEquals(1, ok.lineNumber());
+  }
+
+  private static LedgerFormatException readAll(String text) {
+    return assertThrows(LedgerFormatException.class, () -> {
+      LedgerReader r = new LedgerReader(stream(text));
+      List<String> lines = new ArrayList<>();
+      for (String l; (l = r.next()) != null; ) {
+        lines.add(l);
+      }
+    });
+  }
+
+  private static ByteArrayInputStream stream(String text) {
+    return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
+  }
+}

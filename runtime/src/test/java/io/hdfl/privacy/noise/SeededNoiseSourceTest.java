@@ -1,0 +1,114 @@
+package io.hdfl.privacy.noise;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.kernels.VectorKernels;
+import io.hdfl.kernels.VectorKernelsProvider;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SeededNoiseSourceTest {
+  private static final int N = 1_000_000;
+
+  /** The scalar kernels, plus the Panama ones when this JVM can run them. */
+  private static List<VectorKernels> kernels() {
+    List<VectorKernels> all = new ArrayList<>();
+    all.add(VectorKernelsProvider.scalar());
+    VectorKernelsProvider.panama().ifPresent(all::add);
+    return all;
+  }
+
+  @Test
+  void millionDrawsAreZeroMeanGaussianWithTheRequestedVariance() {
+    for (VectorKernels k : kernels()) {
+      float[] model = new float[N];
+      NoiseDraw draw = new SeededNoiseSource(20240601L, k).add(model, 7.5);
+      assertEquals(new NoiseDraw("seeded", 7.5, 7.5, 7.5, 0, N, 0), draw);
+      double[] x = new double[N];
+      for (int i = 0; i < N; i++) {
+        x[i] = model[i];
+      }
+      new Moments(x).assertGaussian("seeded " + k.name(), 7.5);
+    }
+  }
+
+  @Test
+  void sameSeedGivesBitIdenticalResults() {
+    for (VectorKernels k : kernels()) {
+      float[] a = run(new SeededNoiseSource(99, k));
+      float[] b = run(new SeededNoiseSource(99, k));
+      assertArrayEquals(a, b, k.name());
+      assertFalse(Arrays.equals(a, run(new SeededNoiseSource(100, k))), "another seed, " + k.name());
+    }
+  }
+
+  /** A sequence of calls with different ranges and variances on a non-trivial model. */
+  private static float[] run(SeededNoiseSource s) {
+    float[] model = new float[3 * SeededNoiseSource.CHUNK + 77];
+    for (int i = 0; i < model.length; i++) {
+      model[i] = (i % 13) - 6.25f;
+    }
+    s.add(model, 2.0);
+    s.add(model, 5, 1000, 0.25);
+    s.add(model, 0.0);
+    s.add(model, 17, model.length - 17, 1e6);
+    return model;
+  }
+
+  @Test
+  void noiseIsExactlyTheKernelsGaussianStreamWhateverTheChunking() {
+    for (VectorKernels k : kernels()) {
+      int len = 2 * SeededNoiseSource.CHUNK + 300;
+      float[] model = new float[len + 10];
+      SplittableRandom values = new SplittableRandom(1);
+      for (int i = 0; i < model.length; i++) {
+        model[i] = (float) values.nextDouble(-50, 50);
+      }
+      float[] expected = model.clone();
+      float[] noise = new float[len];
+      k.fillGaussian(noise, 0, len, Math.sqrt(3.0), new SplittableRandom(5));
+      for (int i = 0; i < len; i++) {
+        expected[5 + i] += noise[i];
+      }
+      new SeededNoiseSource(5, k).add(model, 5, len, 3.0);
+      assertArrayEquals(expected, model, k.name());
+    }
+  }
+
+  @Test
+  void zeroVarianceIsANoOp() {
+    float[] model = {1.5f, Float.NaN, -3};
+    SeededNoiseSource s = new SeededNoiseSource(1, VectorKernelsProvider.scalar());
+    assertEquals(NoiseDraw.none("seeded"), s.add(model, 0.0));
+    assertArrayEquals(new float[] {1.5f, Float.NaN, -3}, model);
+    // and it does not consume the stream
+    float[] a = new float[100];
+    s.add(a, 1.0);
+    float[] b = new float[100];
+    new SeededNoiseSource(1, VectorKernelsProvider.scalar()).add(b, 1.0);
+    assertArrayEquals(b, a);
+  }
+
+  @Test
+  void validatesInputs() {
+    NoiseSourceChecks.rejectsBadArguments(new SeededNoiseSource(1, VectorKernelsProvider.scalar()));
+    assertThrows(NullPointerException.class, () -> new SeededNoiseSource(1, null));
+  }
+
+  @Test
+  void saysItIsNotForDeployment() {
+    SeededNoiseSource s = new SeededNoiseSource(42, VectorKernelsProvider.scalar());
+    assertEquals("seeded", s.name());
+    assertFalse(s.forDeployment());
+    assertTrue(s.describe().contains("NOT FOR DEPLOYMENT (reproducible simulation noise)"), s.describe());
+    assertTrue(s.describe().contains("seed 42"), s.describe());
+    assertEquals(42, s.seed());
+  }
+}

@@ -1,0 +1,103 @@
+package io.hdfl.sensors.energy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Chooses the energy meter for this device.
+ *
+ * <p>{@link #detect} tries, in order, and takes the first that opens:
+ * <ol>
+ *   <li>RAPL package domains ({@link RaplMeter}) — a hardware counter, no integration error;
+ *   <li>hwmon energy counters ({@link HwmonEnergyMeter});
+ *   <li>INA3221 rails ({@link Ina3221Meter}) — the Jetson's board-level input rail;
+ *   <li>hwmon power sensors ({@link HwmonPowerMeter}) — integrated from instantaneous power;
+ *   <li>the CPU-time model ({@link CpuTimeModelMeter}) for the given profile — always available,
+ *       ESTIMATED.
+ * </ol>
+ * Counters come before integrated power because they miss nothing between reads. An INA219 is
+ * never probed (an I2C write to an unknown device is not harmless); open it with
+ * {@link Ina219Meter#open}. The result carries one line saying which meter was chosen and why the
+ * ones before it were not; it is logged once per call.
+ */
+public final class EnergyMeters {
+
+  private static final System.Logger LOG = System.getLogger("io.hdfl.sensors.energy");
+
+  /** The default sysfs root. */
+  public static final Path SYSFS = Path.of("/sys");
+
+  private EnergyMeters() {}
+
+  /** {@link #detect(Path, DeviceProfile)} on {@code /sys}. */
+  public static DetectedMeter detect(DeviceProfile profile) {
+    return detect(SYSFS, profile);
+  }
+
+  /**
+   * The best available meter under {@code sysfsRoot}, else the CPU-time model for {@code profile}.
+   */
+  public static DetectedMeter detect(Path sysfsRoot, DeviceProfile profile) {
+    Objects.requireNonNull(profile, "profile");
+    return detect(new Sysfs(sysfsRoot), profile, System::nanoTime, () -> CpuTimeModelMeter.forThisProcess(profile));
+  }
+
+  static DetectedMeter detect(Sysfs sysfs, DeviceProfile profile, LongSupplier clock, Supplier<CpuTimeModelMeter> model) {
+    List<String> skipped = new ArrayList<>();
+    EnergyMeter chosen = null;
+    String why = null;
+    try {
+      chosen = RaplMeter.open(sysfs, clock);
+      why = "RAPL package counters";
+    } catch (MeterUnavailableException e) {
+      skipped.add("rapl: " + e.reason());
+    }
+    if (chosen == null) {
+      try {
+        chosen = HwmonEnergyMeter.open(sysfs, clock, null, List.of());
+        why = "hwmon energy counters";
+      } catch (MeterUnavailableException e) {
+        skipped.add("hwmon energy: " + e.reason());
+      }
+    }
+    if (chosen == null) {
+      try {
+        chosen = Ina3221Meter.open(sysfs, clock, Set.of());
+        why = "INA3221 rails, V·I integrated";
+      } catch (MeterUnavailableException e) {
+        skipped.add("ina3221: " + e.reason());
+      }
+    }
+    if (chosen == null) {
+      try {
+        chosen = HwmonPowerMeter.open(sysfs, clock, null, List.of());
+        why = "hwmon power, integrated";
+      } catch (MeterUnavailableException e) {
+        skipped.add("hwmon power: " + e.reason());
+      }
+    }
+    if (chosen == null) {
+      chosen = model.get();
+      why = "no meter readable, so the CPU-time model for profile " + profile.name();
+    }
+    String reason = "energy: " + chosen.provenance().label() + " (" + why + ")"
+        + (skipped.isEmpty() ? "" : "; not used: " + String.join("; ", skipped));
+    reason = reason.replace('\n', ' ');
+    LOG.log(System.Logger.Level.INFO, "hdfl " + reason);
+    return new DetectedMeter(chosen, reason);
+  }
+
+  /**
+   * {@code meter} read in the background every {@code interval} as well as on demand; see
+   * {@link SampledEnergyMeter}.
+   */
+  public static SampledEnergyMeter sampled(EnergyMeter meter, Duration interval) {
+    return new SampledEnergyMeter(meter, interval);
+  }
+}

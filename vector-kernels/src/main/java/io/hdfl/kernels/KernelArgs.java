@@ -1,0 +1,44 @@
+package io.hdfl.kernels;
+
+/** Argument checks shared by both implementations, so a bad call fails the same way everywhere. */
+final class KernelArgs {
+  private KernelArgs() {}
+
+  static void range(float[] a, int off, int len, String name) {
+    if (a == null) {
+      throw new NullPointerException(name);
+    }
+    if (off < 0 || len < 0 || off > a.length - len) {
+      throw new IndexOutOfBoundsException(
+          name + ": range [" + off + ", " + ((long) off + len) + ") outside array of length " + a.length);
+    }
+  }
+
+  static void matrix(float[] a, long rows, long cols, String name) {
+    matrix(a, 0, rows, cols, name);
+  }
+
+  static void matrix(float[] a, long off, long rows, long cols, String name) {
+    if (a == null) {
+      throw new NullPointerException(name);
+    }
+    if (off < 0 || rows < 0 || cols < 0 || off + rows * cols > a.length) {
+      throw new IndexOutOfBoundsException(
+          name + ": " + rows + "x" + cols + " at offset " + off + " does not fit in array of length " + a.length);
+    }
+  }
+
+  static void project(float[] x, int xOff, int n, int f, PackedMatrix b, float[] out, int outOff) {
+    if (b.rows() != f) {
+      throw new IllegalArgumentException("basis has " + b.rows() + " rows but inputs have " + f + " features");
+    }
+    matrix(x, xOff, n, f, "x");
+    matrix(out, outOff, n, b.cols(), "out");
+  }
+
+  static void scores(float[] queries, int nq, float[] protos, int s, int d, float[] scores) {
+    matrix(queries, nq, d, "queries");
+    matrix(protos, s, d, "protos");
+    matrix(scores, nq, s, "scores");
+  }
+}

@@ -1,0 +1,446 @@
+package io.hdfl.kernels;
+
+import java.util.random.RandomGenerator;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Panama Vector API kernels. This is the only file that touches {@code jdk.incubator.vector}; it is
+ * loaded reflectively by {@link VectorKernelsProvider} only after the module is known to be present.
+ */
+final class PanamaVectorKernels implements VectorKernels {
+  private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+  private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
+  private static final int L = F.length();
+
+  // GEMM register tile: MR rows x NR vectors of C live in registers; B is packed in panels of W columns.
+  static final int MR = 4;
+  static final int NR = 3;
+  static final int W = NR * L;
+  // Cache blocking: rows per block (A block in L2), panels per column block (C and B blocks in L2),
+  // and the largest k block. Measured on a 2-core AVX-512 VM (60000x784x2000): KC 1024 (no k split for
+  // typical feature counts) 155 GFLOP/s vs 145 with KC 256; MC/NC in 64..256 / 4..16 within noise.
+  private static final int MC = 128;
+  private static final int NC_PANELS = 8;
+  private static final int KC_MAX = 1024;
+  private static final int MIN_ROWS_PER_THREAD = 32;
+
+  // Polynomial cos: x = n*pi + r, |r| <= pi/2, cos x = (-1)^n cos r; pi split in three for exact products.
+  private static final float INV_PI = (float) (1.0 / Math.PI);
+  private static final float MAGIC = 12582912f; // 1.5 * 2^23: adding it rounds to an integer
+  private static final float PI_A = Float.intBitsToFloat(Float.floatToIntBits((float) Math.PI) & 0xFFFFF000);
+  private static final float PI_B =
+      Float.intBitsToFloat(Float.floatToIntBits((float) (Math.PI - PI_A)) & 0xFFFFF000);
+  private static final float PI_C = (float) (Math.PI - PI_A - PI_B);
+  /** Beyond this magnitude the reduction loses accuracy; such chunks are computed with Math.cos. */
+  static final float POLY_COS_LIMIT = 8192f;
+  // Taylor coefficients of cos on [-pi/2, pi/2] in z = r^2; truncation error < 7e-9.
+  private static final float C1 = -1f / 2f;
+  private static final float C2 = 1f / 24f;
+  private static final float C3 = -1f / 720f;
+  private static final float C4 = 1f / 40320f;
+  private static final float C5 = -1f / 3628800f;
+  private static final float C6 = 1f / 479001600f;
+
+  private final boolean polynomialCos;
+
+  PanamaVectorKernels(boolean polynomialCos) {
+    this.polynomialCos = polynomialCos;
+  }
+
+  static int preferredBits() {
+    return F.vectorBitSize();
+  }
+
+  @Override
+  public String name() {
+    return "panama";
+  }
+
+  @Override
+  public String describe() {
+    return "panama (" + F.vectorBitSize() + "-bit FloatVector x" + L + ", GEMM tile " + MR + "x" + W
+        + ", cos=" + (polynomialCos ? "polynomial" : "VectorOperators.COS") + ")";
+  }
+
+  boolean polynomialCos() {
+    return polynomialCos;
+  }
+
+  @Override
+  public PackedMatrix pack(float[] rowMajor, int rows, int cols) {
+    return PackedMatrix.pack(rowMajor, rows, cols, W);
+  }
+
+  // ---------------------------------------------------------------- projection GEMM
+
+  @Override
+  public void project(float[] x, int xOff, int n, int f, PackedMatrix b, float[] out, int outOff, int threads) {
+    KernelArgs.project(x, xOff, n, f, b, out, outOff);
+    if (b.panelWidth() != W) {
+      // Packed by another implementation: correct, not fast. Callers should pack with these kernels.
+      ParallelRows.run(n, threads, 1, MIN_ROWS_PER_THREAD,
+          (lo, hi) -> ScalarVectorKernels.projectRows(x, xOff, f, b, out, outOff, lo, hi));
+      return;
+    }
+    ParallelRows.run(n, threads, MR, MIN_ROWS_PER_THREAD, (lo, hi) -> projectRows(x, xOff, f, b, out, outOff, lo, hi));
+  }
+
+  private static void projectRows(float[] x, int xOff, int f, PackedMatrix b, float[] out, int outOff,
+      int lo, int hi) {
+    final int d = b.cols();
+    final float[] p = b.data();
+    final int panels = b.panels();
+    final int kBlocks = (f + KC_MAX - 1) / KC_MAX;
+    final int kc = (f + kBlocks - 1) / kBlocks;
+    final float[] tile = new float[MR * W];
+    for (int ib = lo; ib < hi; ib += MC) {
+      int ie = Math.min(hi, ib + MC);
+      for (int jb = 0; jb < panels; jb += NC_PANELS) {
+        int je = Math.min(panels, jb + NC_PANELS);
+        for (int kb = 0; kb < f; kb += kc) {
+          int ke = Math.min(f, kb + kc);
+          boolean first = kb == 0;
+          for (int pj = jb; pj < je; pj++) {
+            int c0 = pj * W;
+            int pbase = pj * W * f;
+            boolean full = c0 + W <= d;
+            int i = ib;
+            for (; i + MR <= ie; i += MR) {
+              if (full) {
+                tile4(x, xOff, f, p, pbase, kb, ke, out, outOff + i * d + c0, d, i, first);
+              } else {
+                int cw = d - c0;
+                if (!first) {
+                  for (int r = 0; r < MR; r++) {
+                    System.arraycopy(out, outOff + (i + r) * d + c0, tile, r * W, cw);
+                  }
+                }
+                tile4(x, xOff, f, p, pbase, kb, ke, tile, 0, W, i, first);
+                for (int r = 0; r < MR; r++) {
+                  System.arraycopy(tile, r * W, out, outOff + (i + r) * d + c0, cw);
+                }
+              }
+            }
+            for (; i < ie; i++) {
+              if (full) {
+                tile1(x, xOff, f, p, pbase, kb, ke, out, outOff + i * d + c0, i, first);
+              } else {
+                int cw = d - c0;
+                if (!first) {
+                  System.arraycopy(out, outOff + i * d + c0, tile, 0, cw);
+                }
+                tile1(x, xOff, f, p, pbase, kb, ke, tile, 0, i, first);
+                System.arraycopy(tile, 0, out, outOff + i * d + c0, cw);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** C[4 x W] (+)= A[rows i..i+3, kb..ke) . Bpanel[kb..ke, W]; C at c[co + r*cs + j]. */
+  private static void tile4(float[] x, int xOff, int f, float[] p, int pbase, int kb, int ke,
+      float[] c, int co, int cs, int i, boolean first) {
+    FloatVector c00, c01, c02, c10, c11, c12, c20, c21, c22, c30, c31, c32;
+    int r0 = co, r1 = co + cs, r2 = co + 2 * cs, r3 = co + 3 * cs;
+    if (first) {
+      c00 = c01 = c02 = c10 = c11 = c12 = c20 = c21 = c22 = c30 = c31 = c32 = FloatVector.zero(F);
+    } else {
+      c00 = FloatVector.fromArray(F, c, r0);
+      c01 = FloatVector.fromArray(F, c, r0 + L);
+      c02 = FloatVector.fromArray(F, c, r0 + 2 * L);
+      c10 = FloatVector.fromArray(F, c, r1);
+      c11 = FloatVector.fromArray(F, c, r1 + L);
+      c12 = FloatVector.fromArray(F, c, r1 + 2 * L);
+      c20 = FloatVector.fromArray(F, c, r2);
+      c21 = FloatVector.fromArray(F, c, r2 + L);
+      c22 = FloatVector.fromArray(F, c, r2 + 2 * L);
+      c30 = FloatVector.fromArray(F, c, r3);
+      c31 = FloatVector.fromArray(F, c, r3 + L);
+      c32 = FloatVector.fromArray(F, c, r3 + 2 * L);
+    }
+    int a0 = xOff + i * f, a1 = a0 + f, a2 = a1 + f, a3 = a2 + f;
+    for (int k = kb, bo = pbase + kb * W; k < ke; k++, bo += W) {
+      FloatVector b0 = FloatVector.fromArray(F, p, bo);
+      FloatVector b1 = FloatVector.fromArray(F, p, bo + L);
+      FloatVector b2 = FloatVector.fromArray(F, p, bo + 2 * L);
+      FloatVector a = FloatVector.broadcast(F, x[a0 + k]);
+      c00 = b0.fma(a, c00);
+      c01 = b1.fma(a, c01);
+      c02 = b2.fma(a, c02);
+      a = FloatVector.broadcast(F, x[a1 + k]);
+      c10 = b0.fma(a, c10);
+      c11 = b1.fma(a, c11);
+      c12 = b2.fma(a, c12);
+      a = FloatVector.broadcast(F, x[a2 + k]);
+      c20 = b0.fma(a, c20);
+      c21 = b1.fma(a, c21);
+      c22 = b2.fma(a, c22);
+      a = FloatVector.broadcast(F, x[a3 + k]);
+      c30 = b0.fma(a, c30);
+      c31 = b1.fma(a, c31);
+      c32 = b2.fma(a, c32);
+    }
+    c00.intoArray(c, r0);
+    c01.intoArray(c, r0 + L);
+    c02.intoArray(c, r0 + 2 * L);
+    c10.intoArray(c, r1);
+    c11.intoArray(c, r1 + L);
+    c12.intoArray(c, r1 + 2 * L);
+    c20.intoArray(c, r2);
+    c21.intoArray(c, r2 + L);
+    c22.intoArray(c, r2 + 2 * L);
+    c30.intoArray(c, r3);
+    c31.intoArray(c, r3 + L);
+    c32.intoArray(c, r3 + 2 * L);
+  }
+
+  /** One-row version of {@link #tile4} for the row tail. */
+  private static void tile1(float[] x, int xOff, int f, float[] p, int pbase, int kb, int ke,
+      float[] c, int co, int i, boolean first) {
+    FloatVector c0, c1, c2;
+    if (first) {
+      c0 = c1 = c2 = FloatVector.zero(F);
+    } else {
+      c0 = FloatVector.fromArray(F, c, co);
+      c1 = FloatVector.fromArray(F, c, co + L);
+      c2 = FloatVector.fromArray(F, c, co + 2 * L);
+    }
+    int a0 = xOff + i * f;
+    for (int k = kb, bo = pbase + kb * W; k < ke; k++, bo += W) {
+      FloatVector a = FloatVector.broadcast(F, x[a0 + k]);
+      c0 = FloatVector.fromArray(F, p, bo).fma(a, c0);
+      c1 = FloatVector.fromArray(F, p, bo + L).fma(a, c1);
+      c2 = FloatVector.fromArray(F, p, bo + 2 * L).fma(a, c2);
+    }
+    c0.intoArray(c, co);
+    c1.intoArray(c, co + L);
+    c2.intoArray(c, co + 2 * L);
+  }
+
+  // ---------------------------------------------------------------- elementwise
+
+  @Override
+  public void cos(float[] src, int srcOff, float[] dst, int dstOff, int len) {
+    KernelArgs.range(src, srcOff, len, "src");
+    KernelArgs.range(dst, dstOff, len, "dst");
+    int i = 0;
+    int bound = F.loopBound(len);
+    if (polynomialCos) {
+      for (; i < bound; i += L) {
+        FloatVector v = FloatVector.fromArray(F, src, srcOff + i);
+        if (v.abs().compare(VectorOperators.GT, POLY_COS_LIMIT).anyTrue()
+            || v.test(VectorOperators.IS_NAN).anyTrue()) {
+          for (int j = 0; j < L; j++) {
+            dst[dstOff + i + j] = (float) Math.cos(src[srcOff + i + j]);
+          }
+        } else {
+          polyCos(v).intoArray(dst, dstOff + i);
+        }
+      }
+    } else {
+      for (; i < bound; i += L) {
+        FloatVector.fromArray(F, src, srcOff + i).lanewise(VectorOperators.COS).intoArray(dst, dstOff + i);
+      }
+    }
+    for (; i < len; i++) {
+      dst[dstOff + i] = (float) Math.cos(src[srcOff + i]);
+    }
+  }
+
+  /** cos(x) for |x| <= {@link #POLY_COS_LIMIT}, max abs error about 2e-7. */
+  static FloatVector polyCos(FloatVector x) {
+    FloatVector t = x.fma(INV_PI, MAGIC); // MAGIC + round(x / pi); low mantissa bit = parity
+    FloatVector n = t.sub(MAGIC);
+    FloatVector r = n.fma(FloatVector.broadcast(F, -PI_A), x);
+    r = n.fma(FloatVector.broadcast(F, -PI_B), r);
+    r = n.fma(FloatVector.broadcast(F, -PI_C), r);
+    FloatVector z = r.mul(r);
+    FloatVector poly = z.fma(C6, C5);
+    poly = poly.fma(z, FloatVector.broadcast(F, C4));
+    poly = poly.fma(z, FloatVector.broadcast(F, C3));
+    poly = poly.fma(z, FloatVector.broadcast(F, C2));
+    poly = poly.fma(z, FloatVector.broadcast(F, C1));
+    poly = poly.fma(z, FloatVector.broadcast(F, 1f));
+    IntVector signBit = t.reinterpretAsInts().lanewise(VectorOperators.LSHL, 31);
+    return poly.reinterpretAsInts().lanewise(VectorOperators.XOR, signBit).reinterpretAsFloats();
+  }
+
+  @Override
+  public void sign(float[] src, int srcOff, float[] dst, int dstOff, int len) {
+    KernelArgs.range(src, srcOff, len, "src");
+    KernelArgs.range(dst, dstOff, len, "dst");
+    FloatVector one = FloatVector.broadcast(F, 1f);
+    FloatVector minusOne = FloatVector.broadcast(F, -1f);
+    int i = 0;
+    for (int bound = F.loopBound(len); i < bound; i += L) {
+      VectorMask<Float> neg = FloatVector.fromArray(F, src, srcOff + i).compare(VectorOperators.LT, 0f);
+      one.blend(minusOne, neg).intoArray(dst, dstOff + i);
+    }
+    for (; i < len; i++) {
+      dst[dstOff + i] = src[srcOff + i] < 0f ? -1f : 1f;
+    }
+  }
+
+  // ---------------------------------------------------------------- BLAS-1
+
+  @Override
+  public float dot(float[] a, int aOff, float[] b, int bOff, int len) {
+    KernelArgs.range(a, aOff, len, "a");
+    KernelArgs.range(b, bOff, len, "b");
+    return dotUnchecked(a, aOff, b, bOff, len);
+  }
+
+  private static float dotUnchecked(float[] a, int aOff, float[] b, int bOff, int len) {
+    FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
+        s3 = FloatVector.zero(F);
+    int i = 0;
+    for (int bound = len - 4 * L; i <= bound; i += 4 * L) {
+      s0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), s0);
+      s1 = FloatVector.fromArray(F, a, aOff + i + L).fma(FloatVector.fromArray(F, b, bOff + i + L), s1);
+      s2 = FloatVector.fromArray(F, a, aOff + i + 2 * L).fma(FloatVector.fromArray(F, b, bOff + i + 2 * L), s2);
+      s3 = FloatVector.fromArray(F, a, aOff + i + 3 * L).fma(FloatVector.fromArray(F, b, bOff + i + 3 * L), s3);
+    }
+    for (int bound = F.loopBound(len); i < bound; i += L) {
+      s0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), s0);
+    }
+    float s = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+    for (; i < len; i++) {
+      s += a[aOff + i] * b[bOff + i];
+    }
+    return s;
+  }
+
+  @Override
+  public void axpy(float alpha, float[] x, int xOff, float[] y, int yOff, int len) {
+    KernelArgs.range(x, xOff, len, "x");
+    KernelArgs.range(y, yOff, len, "y");
+    FloatVector va = FloatVector.broadcast(F, alpha);
+    int i = 0;
+    for (int bound = F.loopBound(len); i < bound; i += L) {
+      FloatVector.fromArray(F, x, xOff + i)
+          .fma(va, FloatVector.fromArray(F, y, yOff + i))
+          .intoArray(y, yOff + i);
+    }
+    for (; i < len; i++) {
+      y[yOff + i] += alpha * x[xOff + i];
+    }
+  }
+
+  @Override
+  public void scale(float alpha, float[] x, int off, int len) {
+    KernelArgs.range(x, off, len, "x");
+    int i = 0;
+    for (int bound = F.loopBound(len); i < bound; i += L) {
+      FloatVector.fromArray(F, x, off + i).mul(alpha).intoArray(x, off + i);
+    }
+    for (; i < len; i++) {
+      x[off + i] *= alpha;
+    }
+  }
+
+  @Override
+  public float sumOfSquares(float[] x, int off, int len) {
+    KernelArgs.range(x, off, len, "x");
+    return dotUnchecked(x, off, x, off, len);
+  }
+
+  // ---------------------------------------------------------------- similarity
+
+  @Override
+  public void dotScores(float[] queries, int nq, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scores(queries, nq, protos, s, d, scores);
+    int bound = F.loopBound(d);
+    for (int q = 0; q < nq; q++) {
+      int qo = q * d;
+      int c = 0;
+      for (; c + 4 <= s; c += 4) {
+        int p0 = c * d, p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
+        FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
+            s3 = FloatVector.zero(F);
+        int i = 0;
+        for (; i < bound; i += L) {
+          FloatVector v = FloatVector.fromArray(F, queries, qo + i);
+          s0 = v.fma(FloatVector.fromArray(F, protos, p0 + i), s0);
+          s1 = v.fma(FloatVector.fromArray(F, protos, p1 + i), s1);
+          s2 = v.fma(FloatVector.fromArray(F, protos, p2 + i), s2);
+          s3 = v.fma(FloatVector.fromArray(F, protos, p3 + i), s3);
+        }
+        float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD),
+            t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
+        for (; i < d; i++) {
+          float v = queries[qo + i];
+          t0 += v * protos[p0 + i];
+          t1 += v * protos[p1 + i];
+          t2 += v * protos[p2 + i];
+          t3 += v * protos[p3 + i];
+        }
+        int so = q * s + c;
+        scores[so] = t0;
+        scores[so + 1] = t1;
+        scores[so + 2] = t2;
+        scores[so + 3] = t3;
+      }
+      for (; c < s; c++) {
+        scores[q * s + c] = dotUnchecked(queries, qo, protos, c * d, d);
+      }
+    }
+  }
+
+  @Override
+  public int argmax(float[] x, int off, int len) {
+    return ScalarVectorKernels.argmaxOf(x, off, len);
+  }
+
+  // ---------------------------------------------------------------- Gaussian fill
+
+  @Override
+  public void fillGaussian(float[] dst, int off, int len, double sigma, RandomGenerator rng) {
+    KernelArgs.range(dst, off, len, "dst");
+    final int pairs = GAUSSIAN_BLOCK_PAIRS;
+    double[] u1 = new double[pairs];
+    double[] u2 = new double[pairs];
+    double[] cosPart = new double[pairs];
+    double[] sinPart = new double[pairs];
+    int dl = DS.length();
+    for (int done = 0; done < len; ) {
+      int outs = Math.min(len - done, 2 * pairs);
+      int m = (outs + 1) / 2;
+      for (int p = 0; p < m; p++) {
+        u1[p] = BoxMuller.openUniform(rng.nextLong());
+        u2[p] = BoxMuller.uniform(rng.nextLong());
+      }
+      int p = 0;
+      for (int bound = DS.loopBound(m); p < bound; p += dl) {
+        DoubleVector r = DoubleVector.fromArray(DS, u1, p)
+            .lanewise(VectorOperators.LOG)
+            .mul(-2.0)
+            .lanewise(VectorOperators.SQRT)
+            .mul(sigma);
+        DoubleVector theta = DoubleVector.fromArray(DS, u2, p).mul(BoxMuller.TWO_PI);
+        r.mul(theta.lanewise(VectorOperators.COS)).intoArray(cosPart, p);
+        r.mul(theta.lanewise(VectorOperators.SIN)).intoArray(sinPart, p);
+      }
+      for (; p < m; p++) {
+        double r = Math.sqrt(-2.0 * Math.log(u1[p])) * sigma;
+        double theta = BoxMuller.TWO_PI * u2[p];
+        cosPart[p] = r * Math.cos(theta);
+        sinPart[p] = r * Math.sin(theta);
+      }
+      int base = off + done;
+      for (p = 0; p < m; p++) {
+        dst[base + p] = (float) cosPart[p];
+      }
+      for (p = 0; m + p < outs; p++) {
+        dst[base + m + p] = (float) sinPart[p];
+      }
+      done += outs;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.hdfl.kernels;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * The hot loops of hyperdimensional learning. Two implementations: {@link ScalarVectorKernels} (the
+ * reference, always available) and a Panama Vector API one; {@link VectorKernelsProvider} picks one
+ * at run time. All arrays are row-major float32; offsets and lengths are in elements.
+ *
+ * <p>Implementations are stateless and thread-safe.
+ */
+public interface VectorKernels {
+
+  /** {@code "scalar"} or {@code "panama"}. */
+  String name();
+
+  /** A one-line description of the configuration (vector width, cos variant, ...). */
+  String describe();
+
+  /**
+   * Packs a row-major {@code rows × cols} matrix into the layout {@link #project} wants. The result
+   * is immutable and may be reused across calls and threads; it works with every implementation, but
+   * fastest with the one that packed it.
+   */
+  PackedMatrix pack(float[] rowMajor, int rows, int cols);
+
+  /**
+   * Projection GEMM: {@code out[n×d] = x[n×f] · b[f×d]} where {@code b} is packed ({@code b.rows() ==
+   * f}, {@code b.cols() == d}). Uses up to {@code threads} threads for large batches.
+   */
+  default void project(float[] x, int n, int f, PackedMatrix b, float[] out, int threads) {
+    project(x, 0, n, f, b, out, 0, threads);
+  }
+
+  /**
+   * Projection GEMM on sub-arrays: rows start at {@code x[xOff]} (stride f) and {@code out[outOff]}
+   * (stride d).
+   */
+  void project(float[] x, int xOff, int n, int f, PackedMatrix b, float[] out, int outOff, int threads);
+
+  /** {@code dst[i] = cos(src[i])}. Max abs error 1e-6 against {@link Math#cos}. */
+  void cos(float[] src, int srcOff, float[] dst, int dstOff, int len);
+
+  /** {@code dst[i] = src[i] < 0 ? -1 : +1}: zero (either sign) and NaN map to +1, so every value is ±1. */
+  void sign(float[] src, int srcOff, float[] dst, int dstOff, int len);
+
+  /** Dot product of {@code a[aOff..aOff+len)} and {@code b[bOff..bOff+len)}. */
+  float dot(float[] a, int aOff, float[] b, int bOff, int len);
+
+  /** {@code y[i] += alpha * x[i]}. */
+  void axpy(float alpha, float[] x, int xOff, float[] y, int yOff, int len);
+
+  /** {@code x[i] *= alpha}. */
+  void scale(float alpha, float[] x, int off, int len);
+
+  /** Sum of squares of {@code x[off..off+len)} (the squared L2 norm), accumulated in float lanes. */
+  float sumOfSquares(float[] x, int off, int len);
+
+  /**
+   * Batched similarity: {@code scores[q*s + c] = dot(queries[q*d..], protos[c*d..])} for {@code q <
+   * nq}, {@code c < s}.
+   */
+  void dotScores(float[] queries, int nq, float[] protos, int s, int d, float[] scores);
+
+  /** Index of the largest value (first one on ties); NaN never wins. {@code len >= 1}. */
+  int argmax(float[] x, int off, int len);
+
+  /**
+   * Fills {@code dst[off..off+len)} with N(0, sigma²) draws made by the Box–Muller transform from
+   * {@code rng.nextLong()}. The layout is fixed so that every implementation consumes the generator
+   * identically: outputs come in blocks of {@link #GAUSSIAN_BLOCK_PAIRS} pairs; for pair p of a block
+   * with m pairs, two longs are drawn (u1 then u2, each {@code ((l >>> 11) + 1) * 2^-53} resp. {@code
+   * (l >>> 11) * 2^-53}), and {@code r·cos(2πu2)} goes to block position p, {@code r·sin(2πu2)} to
+   * position m + p (when it is inside the block), {@code r = sqrt(-2 ln u1)}.
+   */
+  void fillGaussian(float[] dst, int off, int len, double sigma, RandomGenerator rng);
+
+  /** Pairs per block in {@link #fillGaussian}. */
+  int GAUSSIAN_BLOCK_PAIRS = 64;
+}

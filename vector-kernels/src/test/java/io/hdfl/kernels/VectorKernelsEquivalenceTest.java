@@ -1,0 +1,229 @@
+package io.hdfl.kernels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Panama against the scalar reference over awkward sizes, with size-scaled tolerances. */
+class VectorKernelsEquivalenceTest {
+  private final VectorKernels scalar = KernelPairs.scalar();
+
+  /** Tolerance for a float sum of {@code len} terms of magnitude about {@code mag}. */
+  private static double sumTolerance(int len, double mag) {
+    return 1e-6 * mag * Math.max(1, len) + 1e-6;
+  }
+
+  @Test
+  void cosMatchesReference() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      for (int n : KernelPairs.AWKWARD_SIZES) {
+        float[] x = KernelPairs.gaussian(n + 5, n, 4.0);
+        float[] a = new float[n + 2];
+        float[] b = new float[n + 2];
+        scalar.cos(x, 5, a, 2, n);
+        panama.cos(x, 5, b, 2, n);
+        for (int i = 0; i < n + 2; i++) {
+          assertEquals(a[i], b[i], 1.5e-6, panama.describe() + " n=" + n + " i=" + i);
+        }
+        assertEquals(0f, b[0]);
+        assertEquals(0f, b[1]);
+      }
+    }
+  }
+
+  @Test
+  void signMatchesReferenceAndMapsZeroToPlusOne() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      for (int n : KernelPairs.AWKWARD_SIZES) {
+        float[] x = KernelPairs.gaussian(n, 7 + n, 1.0);
+        x[0] = 0f;
+        if (n > 2) {
+          x[n - 1] = -0f;
+          x[1] = Float.MIN_VALUE * -1;
+        }
+        float[] a = new float[n];
+        float[] b = new float[n];
+        scalar.sign(x, 0, a, 0, n);
+        panama.sign(x, 0, b, 0, n);
+        for (int i = 0; i < n; i++) {
+          assertEquals(a[i], b[i], "n=" + n + " i=" + i);
+          assertEquals(x[i] < 0 ? -1f : 1f, b[i]);
+        }
+        assertEquals(1f, b[0]);
+      }
+    }
+  }
+
+  @Test
+  void dotAxpyScaleSumOfSquaresMatchReference() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      for (int n : KernelPairs.AWKWARD_SIZES) {
+        float[] x = KernelPairs.gaussian(n + 3, 100 + n, 1.0);
+        float[] y = KernelPairs.gaussian(n + 1, 200 + n, 1.0);
+        double exact = 0;
+        double exactSq = 0;
+        for (int i = 0; i < n; i++) {
+          exact += (double) x[3 + i] * y[1 + i];
+          exactSq += (double) x[3 + i] * x[3 + i];
+        }
+        double tol = sumTolerance(n, 1.0);
+        assertEquals(exact, scalar.dot(x, 3, y, 1, n), tol, "scalar dot n=" + n);
+        assertEquals(exact, panama.dot(x, 3, y, 1, n), tol, "panama dot n=" + n);
+        assertEquals(exactSq, panama.sumOfSquares(x, 3, n), sumTolerance(n, 1.0), "sumsq n=" + n);
+        assertEquals(scalar.sumOfSquares(x, 3, n), panama.sumOfSquares(x, 3, n), 2 * sumTolerance(n, 1.0));
+
+        float[] ya = y.clone();
+        float[] yb = y.clone();
+        scalar.axpy(-0.37f, x, 3, ya, 1, n);
+        panama.axpy(-0.37f, x, 3, yb, 1, n);
+        assertEquals(y[0], yb[0]);
+        for (int i = 0; i <= n; i++) {
+          assertEquals(ya[i], yb[i], 1e-6, "axpy n=" + n + " i=" + i);
+        }
+        float[] sa = x.clone();
+        float[] sb = x.clone();
+        scalar.scale(1.75f, sa, 3, n);
+        panama.scale(1.75f, sb, 3, n);
+        for (int i = 0; i < n + 3; i++) {
+          assertEquals(sa[i], sb[i], "scale n=" + n + " i=" + i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void dotScoresMatchReference() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      for (int d : KernelPairs.AWKWARD_SIZES) {
+        for (int s : new int[] {1, 3, 4, 5, 26}) {
+          int nq = d >= 1021 ? 2 : 3;
+          float[] q = KernelPairs.gaussian(nq * d, d * 31L + s, 1.0);
+          float[] p = KernelPairs.gaussian(s * d, d * 17L + s, 1.0);
+          float[] a = new float[nq * s];
+          float[] b = new float[nq * s];
+          scalar.dotScores(q, nq, p, s, d, a);
+          panama.dotScores(q, nq, p, s, d, b);
+          for (int i = 0; i < a.length; i++) {
+            assertEquals(a[i], b[i], 2 * sumTolerance(d, 1.0), "d=" + d + " s=" + s + " i=" + i);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void projectionMatchesDoublePrecisionReference() {
+    int[] ns = {1, 3, 7, 8, 13, 64, 100};
+    int[] fs = {1, 3, 31, 100, 617};
+    int[] ds = {1, 7, 8, 31, 64, 100, 1021};
+    SplittableRandom pick = new SplittableRandom(5);
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      for (int n : ns) {
+        for (int f : fs) {
+          for (int d : ds) {
+            if ((long) n * f * d > 4_000_000 && pick.nextInt(4) != 0) {
+              continue; // keep the suite fast; large shapes are sampled
+            }
+            checkProjection(panama, n, f, d, 1 + (n + f + d) % 2);
+          }
+        }
+      }
+      checkProjection(panama, 300, 784, 2000, 2); // several row and column blocks, two threads
+      checkProjection(panama, 9, 2100, 100, 1); // f > KC_MAX: three k blocks accumulate into C
+    }
+  }
+
+  @Test
+  void projectionWithForeignPackingIsStillCorrect() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      int n = 9, f = 13, d = 70;
+      float[] x = KernelPairs.gaussian(n * f, 1, 1.0);
+      float[] b = KernelPairs.gaussian(f * d, 2, 1.0);
+      float[] viaScalarPacking = new float[n * d];
+      float[] viaOwnPacking = new float[n * d];
+      panama.project(x, n, f, scalar.pack(b, f, d), viaScalarPacking, 1);
+      scalar.project(x, n, f, panama.pack(b, f, d), viaOwnPacking, 2);
+      for (int i = 0; i < n * d; i++) {
+        assertEquals(viaScalarPacking[i], viaOwnPacking[i], 1e-4);
+      }
+    }
+  }
+
+  @Test
+  void projectionHonoursOffsetsAndLeavesTheRestAlone() {
+    List<VectorKernels> all = new java.util.ArrayList<>(List.of(scalar));
+    all.addAll(KernelPairs.panamaVariants());
+    int n = 6, f = 19, d = 53, xOff = 7, outOff = 11;
+    float[] x = KernelPairs.gaussian(xOff + n * f, 3, 1.0);
+    float[] b = KernelPairs.gaussian(f * d, 4, 1.0);
+    for (VectorKernels k : all) {
+      float[] whole = new float[n * d];
+      float[] sub = new float[n * f];
+      System.arraycopy(x, xOff, sub, 0, n * f);
+      PackedMatrix packed = k.pack(b, f, d);
+      k.project(sub, n, f, packed, whole, 1);
+      float[] out = new float[outOff + n * d + 5];
+      java.util.Arrays.fill(out, 42f);
+      k.project(x, xOff, n, f, packed, out, outOff, 2);
+      for (int i = 0; i < out.length; i++) {
+        boolean inside = i >= outOff && i < outOff + n * d;
+        assertEquals(inside ? whole[i - outOff] : 42f, out[i], k.describe() + " i=" + i);
+      }
+    }
+  }
+
+  private void checkProjection(VectorKernels panama, int n, int f, int d, int threads) {
+    float[] x = KernelPairs.gaussian(n * f, n * 1000L + f, 1.0);
+    float[] b = KernelPairs.gaussian(f * d, f * 1000L + d, 1.0);
+    float[] outScalar = new float[n * d];
+    float[] outPanama = new float[n * d];
+    java.util.Arrays.fill(outPanama, Float.NaN); // the kernel must overwrite, not accumulate
+    scalar.project(x, n, f, scalar.pack(b, f, d), outScalar, threads);
+    panama.project(x, n, f, panama.pack(b, f, d), outPanama, threads);
+    double tol = 1e-5 * Math.sqrt(f) * 4 + 1e-5;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < d; j++) {
+        double exact = 0;
+        for (int k = 0; k < f; k++) {
+          exact += (double) x[i * f + k] * b[k * d + j];
+        }
+        String where = "n=" + n + " f=" + f + " d=" + d + " at (" + i + "," + j + ")";
+        assertEquals(exact, outScalar[i * d + j], tol, "scalar " + where);
+        assertEquals(exact, outPanama[i * d + j], tol, "panama " + where);
+      }
+    }
+  }
+
+  @Test
+  void gaussianFillConsumesTheGeneratorIdentically() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      for (int n : KernelPairs.AWKWARD_SIZES) {
+        float[] a = new float[n + 1];
+        float[] b = new float[n + 1];
+        SplittableRandom ra = new SplittableRandom(99);
+        SplittableRandom rb = new SplittableRandom(99);
+        scalar.fillGaussian(a, 1, n, 2.5, ra);
+        panama.fillGaussian(b, 1, n, 2.5, rb);
+        assertEquals(ra.nextLong(), rb.nextLong(), "both must draw the same number of longs, n=" + n);
+        assertEquals(0f, b[0]);
+        for (int i = 1; i <= n; i++) {
+          assertEquals(a[i], b[i], 1e-5 * Math.max(1, Math.abs(a[i])), "n=" + n + " i=" + i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void argmaxAgreesAndIgnoresNaN() {
+    for (VectorKernels panama : KernelPairs.panamaVariants()) {
+      float[] x = {Float.NaN, 1f, 3f, 3f, -2f};
+      assertEquals(2, scalar.argmax(x, 0, x.length));
+      assertEquals(2, panama.argmax(x, 0, x.length));
+      assertEquals(0, panama.argmax(new float[] {Float.NaN}, 0, 1));
+      assertTrue(panama.argmax(x, 3, 2) == 0);
+    }
+  }
+}
