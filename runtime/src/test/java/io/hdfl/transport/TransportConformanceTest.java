@@ -108,9 +108,17 @@ abstract class TransportConformanceTest {
     return t;
   }
 
+  /**
+   * Publishes a retained message and returns once the broker has stored it. A PUBACK alone does not
+   * say so: Moquette 0.17 acknowledges a QoS 1 publish before it stores the retained copy
+   * (PostOffice.receivedPublishQos1 calls sendPubAck, then manageRetain), so a subscription made
+   * right after the PUBACK can miss the message entirely. A broker handles one connection's
+   * packets in order, so the PUBACK of a second publish on the same connection is a barrier.
+   */
   void publishRetained(Transport t, String topic, byte[] payload) throws TransportException {
     retainedTopics.add(topic);
     t.publish(topic, payload, 1, true);
+    t.publish(prefix + "barrier", new byte[0], 1, false);
   }
 
   @AfterEach
