@@ -10,22 +10,20 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
-import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
-import java.security.SignatureException;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Set;
 
 /**
- * A peer's Ed25519 identity: its id and key pair, from the JDK's own provider.
+ * A peer's Ed25519 identity: its id and key pair. Keys are generated and encoded by the JDK's own
+ * provider; signing and verifying use {@link Ed25519} (same signatures, about 8x faster).
  *
  * <p>Files: the private key file ({@link #savePrivate}) is PEM with the PKCS#8 {@code PRIVATE KEY}
  * followed by the X.509 SubjectPublicKeyInfo {@code PUBLIC KEY} (the JDK cannot derive an Ed25519
@@ -42,11 +40,14 @@ public final class PeerKeys {
   private final String peerId;
   private final PrivateKey privateKey;
   private final PublicKey publicKey;
+  /** The private key's raw 32-byte seed, what {@link Ed25519#sign} takes. */
+  private final byte[] seed;
 
   private PeerKeys(String peerId, PrivateKey privateKey, PublicKey publicKey) {
     this.peerId = peerId;
     this.privateKey = privateKey;
     this.publicKey = publicKey;
+    this.seed = Ed25519.rawPrivate(privateKey);
   }
 
   /** A fresh key pair for {@code peerId}. */
@@ -70,14 +71,7 @@ public final class PeerKeys {
 
   /** Ed25519 signature of {@code data}, base64 (88 characters). */
   public String sign(byte[] data) {
-    try {
-      Signature s = Signature.getInstance(ALGORITHM);
-      s.initSign(privateKey);
-      s.update(data);
-      return Base64.getEncoder().encodeToString(s.sign());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("Ed25519 signing failed", e);
-    }
+    return Base64.getEncoder().encodeToString(Ed25519.sign(seed, data));
   }
 
   /** Whether {@code base64Signature} is a valid Ed25519 signature of {@code data} under {@code key}. */
@@ -88,16 +82,13 @@ public final class PeerKeys {
     } catch (IllegalArgumentException e) {
       return false;
     }
+    byte[] raw;
     try {
-      Signature s = Signature.getInstance(ALGORITHM);
-      s.initVerify(key);
-      s.update(data);
-      return s.verify(sig);
-    } catch (SignatureException | InvalidKeyException e) {
-      return false;
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JDK has no Ed25519 (needs JDK 15 or newer)", e);
+      raw = Ed25519.rawPublic(key);
+    } catch (IllegalArgumentException e) {
+      return false; // not an Ed25519 key
     }
+    return Ed25519.verify(raw, data, sig);
   }
 
   /**

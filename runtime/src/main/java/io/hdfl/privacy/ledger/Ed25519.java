@@ -1,0 +1,70 @@
+package io.hdfl.privacy.ledger;
+
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.interfaces.EdECPrivateKey;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * Ed25519 (RFC 8032) signing and verification over raw 32-byte keys, by BouncyCastle's
+ * {@code org.bouncycastle.math.ec.rfc8032.Ed25519}. The JDK's own EdDSA takes about 0.85 ms per
+ * signature (JDK 17 and 25 on the reference VM); this takes about 0.1 ms, and a ring peer signs once
+ * per step on the critical path. Ed25519 signatures are deterministic, so the bytes are those the JDK
+ * would produce (tested); keys are still created and stored as the JDK's PKCS#8 / X.509 encodings,
+ * which this class unwraps.
+ */
+final class Ed25519 {
+  static final int KEY_BYTES = 32;
+  static final int SIGNATURE_BYTES = 64;
+  /** DER prefix of an Ed25519 X.509 SubjectPublicKeyInfo: SEQUENCE, AlgorithmIdentifier, BIT STRING(32 bytes). */
+  private static final byte[] X509_PREFIX = hex("302a300506032b6570032100");
+
+  private Ed25519() {}
+
+  /** The 32-byte seed of a JDK Ed25519 private key. */
+  static byte[] rawPrivate(PrivateKey key) {
+    if (key instanceof EdECPrivateKey ed && "Ed25519".equals(ed.getParams().getName())) {
+      byte[] seed = ed.getBytes().orElseThrow(() -> new IllegalArgumentException("Ed25519 private key not extractable"));
+      if (seed.length == KEY_BYTES) {
+        return seed;
+      }
+    }
+    throw new IllegalArgumentException("not an Ed25519 private key");
+  }
+
+  /** The 32-byte encoded point of an Ed25519 public key in the X.509 encoding. */
+  static byte[] rawPublic(PublicKey key) {
+    return unwrap(key.getEncoded(), X509_PREFIX, "X.509 Ed25519 public key");
+  }
+
+  /** The 64-byte signature of {@code data} under the private key {@code seed}. */
+  static byte[] sign(byte[] seed, byte[] data) {
+    byte[] sig = new byte[SIGNATURE_BYTES];
+    org.bouncycastle.math.ec.rfc8032.Ed25519.sign(seed, 0, data, 0, data.length, sig, 0);
+    return sig;
+  }
+
+  /**
+   * Whether {@code sig} is a valid signature of {@code data} under the encoded public point {@code
+   * publicKey}: RFC 8032 §5.1.7 with a canonical S and a valid point; false for any malformed input.
+   */
+  static boolean verify(byte[] publicKey, byte[] data, byte[] sig) {
+    if (publicKey.length != KEY_BYTES || sig.length != SIGNATURE_BYTES) {
+      return false;
+    }
+    return org.bouncycastle.math.ec.rfc8032.Ed25519.verify(sig, 0, publicKey, 0, data, 0, data.length);
+  }
+
+  private static byte[] unwrap(byte[] der, byte[] prefix, String what) {
+    if (der == null || der.length != prefix.length + KEY_BYTES
+        || !Arrays.equals(der, 0, prefix.length, prefix, 0, prefix.length)) {
+      throw new IllegalArgumentException("not a " + what);
+    }
+    return Arrays.copyOfRange(der, prefix.length, der.length);
+  }
+
+  private static byte[] hex(String s) {
+    return HexFormat.of().parseHex(s);
+  }
+}
