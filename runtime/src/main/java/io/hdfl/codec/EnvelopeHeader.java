@@ -145,8 +145,11 @@ record EnvelopeHeader(
     }
   }
 
-  /** Strict UTF-8: an unpaired surrogate is an error, not a silent '?'. */
+  /** Strict UTF-8: an unpaired surrogate is an error, not a silent '?'. ASCII (every ledger line) takes a fast path. */
   private static byte[] utf8(String s, String what) {
+    if (isAscii(s)) {
+      return s.getBytes(StandardCharsets.US_ASCII);
+    }
     try {
       ByteBuffer b = StandardCharsets.UTF_8.newEncoder()
           .onMalformedInput(CodingErrorAction.REPORT)
@@ -324,6 +327,11 @@ record EnvelopeHeader(
     int n = readLength(in, max, what);
     int at = off + in.getTotalBytesRead();
     String s;
+    if (isAscii(frame, at, n)) {
+      s = new String(frame, at, n, StandardCharsets.US_ASCII);
+      in.skipRawBytes(n);
+      return s;
+    }
     try {
       s = StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
@@ -335,6 +343,24 @@ record EnvelopeHeader(
     }
     in.skipRawBytes(n);
     return s;
+  }
+
+  private static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isAscii(byte[] b, int off, int len) {
+    for (int i = off; i < off + len; i++) {
+      if (b[i] < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** protobuf-java's messages, shortened to fit a log line. */

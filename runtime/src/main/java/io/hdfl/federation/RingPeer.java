@@ -5,7 +5,9 @@ import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.ClassPrototypes;
 import io.hdfl.hd.EncodedSet;
+import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.ledger.LedgerFormatException;
 import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoisePolicy;
 import io.hdfl.transport.TransportException;
@@ -131,11 +133,19 @@ public final class RingPeer implements AutoCloseable {
     if (step <= lastStep) {
       return; // duplicate delivery: acknowledged again, never trained or noised twice
     }
+    String prev = LedgerEntry.GENESIS_HASH;
     if (!env.ledgerLines().isEmpty()) {
       String last = env.ledgerLines().get(env.ledgerLines().size() - 1);
-      String lastHash = io.hdfl.privacy.ledger.LedgerCodec.hash(last);
-      String parent = io.hdfl.privacy.ledger.LedgerCodec.parse(last).prevHash();
-      if (!seenLines.contains(lastHash) && extendedParents.contains(parent)) {
+      prev = LedgerCodec.hash(last);
+      String parent;
+      try {
+        parent = LedgerCodec.prevHashOf(last);
+      } catch (LedgerFormatException e) {
+        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + env.sender()
+            + " (step " + env.step() + "): its last ledger line is malformed: " + e.getMessage());
+        return;
+      }
+      if (!seenLines.contains(prev) && extendedParents.contains(parent)) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + env.sender()
             + " (step " + env.step() + ") that forks the chain: its parent entry was already extended");
         return;
@@ -145,8 +155,6 @@ public final class RingPeer implements AutoCloseable {
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
-    String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
-        : io.hdfl.privacy.ledger.LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
     ModelNoiseState before = new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed());
     LocalUpdate.Outcome out = update.apply(model, data, round == 1, -1, before, round, step, prev,
         ctx.settings().seed() * 1_000_003L + step);
@@ -154,8 +162,12 @@ public final class RingPeer implements AutoCloseable {
     List<String> tail = new ArrayList<>(env.ledgerLines());
     tail.add(out.line().text());
     for (String text : tail) {
-      if (seenLines.add(io.hdfl.privacy.ledger.LedgerCodec.hash(text))) {
-        extendedParents.add(io.hdfl.privacy.ledger.LedgerCodec.parse(text).prevHash());
+      if (seenLines.add(LedgerCodec.hash(text))) {
+        try {
+          extendedParents.add(LedgerCodec.prevHashOf(text));
+        } catch (LedgerFormatException e) {
+          // not this peer's to judge: the ledger verifier reports it; fork detection just skips it
+        }
       }
     }
     archive(tail);
@@ -184,7 +196,7 @@ public final class RingPeer implements AutoCloseable {
       return;
     }
     for (String text : tail) {
-      io.hdfl.privacy.ledger.LedgerEntry e = io.hdfl.privacy.ledger.LedgerCodec.parse(text);
+      io.hdfl.privacy.ledger.LedgerEntry e = LedgerCodec.parse(text);
       if (e.step() > archivedStep) {
         try {
           archive.appendLine(new io.hdfl.privacy.ledger.LedgerLine(text, e));

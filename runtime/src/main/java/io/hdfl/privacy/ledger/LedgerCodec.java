@@ -141,6 +141,28 @@ public final class LedgerCodec {
   }
 
   /** SHA-256 of the line's bytes (without newline), lower-case hex: the next entry's prev_hash. */
+  /**
+   * The {@code prev_hash} of a canonical line, read textually without parsing the line (a peer reads
+   * it for every line that travels with a model). Strings escape {@code "}, so the field's
+   * unescaped name occurs once, followed by the timestamp as {@link #FIELDS} orders them.
+   *
+   * @throws LedgerFormatException if the line does not hold a well-formed prev_hash where the format puts it
+   */
+  public static String prevHashOf(String line) {
+    String key = ",\"prev_hash\":\"";
+    int at = line.lastIndexOf(key);
+    int start = at + key.length();
+    int end = start + 64;
+    if (at < 0 || !line.startsWith("\",\"timestamp\":\"", end)) {
+      throw new LedgerFormatException("no prev_hash before the timestamp");
+    }
+    String hash = line.substring(start, end);
+    if (!LedgerEntry.HASH.matcher(hash).matches()) {
+      throw new LedgerFormatException("prev_hash must be 64 lower-case hex digits");
+    }
+    return hash;
+  }
+
   public static String hash(String line) {
     try {
       return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(line.getBytes(StandardCharsets.US_ASCII)));

@@ -42,6 +42,24 @@ class LedgerCodecTest {
   }
 
   @Test
+  void prevHashIsReadTextuallyAsTheParserReadsIt() {
+    String prev = "3f".repeat(32);
+    LedgerEntry base = fixedEntry();
+    // a reason that spells the field out (escaped in the line) must not fool the textual reader
+    String decoy = ",\"prev_hash\":\"" + "9".repeat(64) + "\",\"timestamp\":\"";
+    LedgerEntry e = new LedgerEntry(1, "fed-1", "peer-007", Kind.AGGREGATE, Topology.STAR, 3, 42, 600, 1800, 0.25,
+        1.0, 2.0, 0.5, 2.5, 0.5, 1.0E-5, 2000, Schedule.FEDHDP, Source.SEEDED, true, base.contributors(), decoy, prev,
+        base.timestamp(), null);
+    String line = LedgerCodec.line(LedgerCodec.body(e), SIG);
+    assertEquals(prev, LedgerCodec.prevHashOf(line));
+    assertEquals(LedgerCodec.parse(line).prevHash(), LedgerCodec.prevHashOf(line));
+    assertThrows(LedgerFormatException.class, () -> LedgerCodec.prevHashOf("{\"v\":1}"));
+    assertThrows(LedgerFormatException.class, () -> LedgerCodec.prevHashOf(line.replace(prev, "3F".repeat(32))));
+    assertThrows(LedgerFormatException.class,
+        () -> LedgerCodec.prevHashOf(line.replace(prev + "\",\"timestamp", prev + "\",\"time")));
+  }
+
+  @Test
   void decimalIsShortestAndTheSameOnEveryJdk() {
     // JDK 17's Double.toString gives 9.999999999999999E22, 2.82879384806159008E17, 1.9999999999999998E23
     // and 8.409999999999999E21 for the first four; JDK 19+ the shortest forms below.
