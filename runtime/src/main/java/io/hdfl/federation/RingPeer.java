@@ -161,15 +161,22 @@ public final class RingPeer implements AutoCloseable {
     lastStep = step;
     List<String> tail = new ArrayList<>(env.ledgerLines());
     tail.add(out.line().text());
-    for (String text : tail) {
-      if (seenLines.add(LedgerCodec.hash(text))) {
-        try {
-          extendedParents.add(LedgerCodec.prevHashOf(text));
-        } catch (LedgerFormatException e) {
-          // not this peer's to judge: the ledger verifier reports it; fork detection just skips it
-        }
+    // Hashes by chain linkage: in an intact tail, line i's prev_hash is line i-1's hash, so only this
+    // peer's new line is hashed, not the K lines that travel with every model. Fork detection is a
+    // safeguard against stale copies, not a security check: the ledger verifier checks the linkage.
+    for (int i = 0; i < tail.size(); i++) {
+      String parent;
+      try {
+        parent = LedgerCodec.prevHashOf(tail.get(i));
+      } catch (LedgerFormatException e) {
+        continue; // not this peer's to judge: the ledger verifier reports it
+      }
+      extendedParents.add(parent);
+      if (i > 0) {
+        seenLines.add(parent);
       }
     }
+    seenLines.add(LedgerCodec.hash(out.line().text()));
     archive(tail);
     while (tail.size() > order.size()) {
       tail.remove(0);
