@@ -61,6 +61,25 @@ public final class AtomicFile {
   }
 
   /** Appends {@code bytes} to {@code file} (created if absent) and fsyncs it before returning. */
+  /**
+   * Refuses a private-key file that group or others may access, as ssh does (no check on a file
+   * system without POSIX permissions).
+   *
+   * @throws IllegalArgumentException (one line naming the file and the fix) if it is too open
+   */
+  public static void requireOwnerOnly(Path file) throws IOException {
+    Set<PosixFilePermission> perms;
+    try {
+      perms = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException e) {
+      return;
+    }
+    if (!OWNER_ONLY.containsAll(perms)) {
+      throw new IllegalArgumentException(file + ": permissions " + PosixFilePermissions.toString(perms)
+          + " are too open for a private key (run: chmod 600 " + file + ")");
+    }
+  }
+
   public static void append(Path file, byte[] bytes) throws IOException {
     Path abs = file.toAbsolutePath();
     boolean created = !Files.exists(abs);

@@ -1,5 +1,6 @@
 package io.hdfl.privacy.ledger;
 
+import io.hdfl.io.Pem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

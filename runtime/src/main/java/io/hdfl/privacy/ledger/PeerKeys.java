@@ -1,5 +1,6 @@
 package io.hdfl.privacy.ledger;
 
+import io.hdfl.io.Pem;
 import io.hdfl.io.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,8 +8,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -19,7 +18,6 @@ import java.security.PublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
-import java.util.Set;
 
 /**
  * A peer's Ed25519 identity: its id and key pair. Keys are generated and encoded by the JDK's own
@@ -121,7 +119,7 @@ public final class PeerKeys {
     if (!Files.isRegularFile(file)) {
       throw new NoSuchFileException(file.toString(), null, "no private key file");
     }
-    checkOwnerOnly(file);
+    AtomicFile.requireOwnerOnly(file);
     String text = Files.readString(file, StandardCharsets.ISO_8859_1);
     PrivateKey priv;
     PublicKey pub;
@@ -148,16 +146,4 @@ public final class PeerKeys {
     }
   }
 
-  private static void checkOwnerOnly(Path file) throws IOException {
-    Set<PosixFilePermission> perms;
-    try {
-      perms = Files.getPosixFilePermissions(file);
-    } catch (UnsupportedOperationException e) {
-      return; // not a POSIX file system: nothing to check
-    }
-    if (!AtomicFile.OWNER_ONLY.containsAll(perms)) {
-      throw new IllegalArgumentException(file + ": permissions " + PosixFilePermissions.toString(perms)
-          + " are too open for a private key (run: chmod 600 " + file + ")");
-    }
-  }
 }

@@ -1,5 +1,6 @@
 package io.hdfl.privacy.ledger;
 
+import io.hdfl.io.Pem;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

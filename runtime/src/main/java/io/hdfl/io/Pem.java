@@ -1,14 +1,14 @@
-package io.hdfl.privacy.ledger;
+package io.hdfl.io;
 
 import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** PEM text (RFC 7468): a base64 DER block between BEGIN/END lines with a label. */
-final class Pem {
+public final class Pem {
   private Pem() {}
 
-  static String encode(String label, byte[] der) {
+  public static String encode(String label, byte[] der) {
     return "-----BEGIN " + label + "-----\n"
         + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
         + "\n-----END " + label + "-----\n";
@@ -20,7 +20,7 @@ final class Pem {
    * @throws IllegalArgumentException (message without the file name) if there is none, more than
    *     one, or its base64 is bad
    */
-  static byte[] decode(String text, String label) {
+  public static byte[] decode(String text, String label) {
     Pattern p = Pattern.compile("-----BEGIN " + label + "-----\\s*([A-Za-z0-9+/=\\s]*?)-----END " + label + "-----");
     Matcher m = p.matcher(text);
     if (!m.find()) {

@@ -1,0 +1,106 @@
+package io.hdfl.security;
+
+import io.hdfl.privacy.ledger.LedgerEntry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The peers admitted to a federation and the keys their hops are encrypted to. A roster directory
+ * holds, per admitted peer, its X25519 {@code <id>.kx.pub} (and, for the ledger verifier, its
+ * Ed25519 {@code <id>.pub}); a {@code revoked} file lists ids (one per line, {@code #} comments)
+ * that are refused although their keys are still there. Keys are pinned: whoever can write this
+ * directory decides who is admitted, so it is configuration (e.g. /etc/hdfl/roster), not state.
+ */
+public final class Roster {
+  /** Name of the revocation list in a roster directory. */
+  public static final String REVOKED_FILE = "revoked";
+  private static final long MAX_FILE_BYTES = 64 * 1024;
+
+  private final Path dir;
+  private final Map<String, PublicKey> keys;
+  private final Set<String> revoked;
+
+  private Roster(Path dir, Map<String, PublicKey> keys, Set<String> revoked) {
+    this.dir = dir;
+    this.keys = keys;
+    this.revoked = revoked;
+  }
+
+  /** An in-memory roster (a simulation's peers). */
+  public static Roster of(Map<String, PublicKey> agreementKeys) {
+    return new Roster(null, new HashMap<>(agreementKeys), Set.of());
+  }
+
+  /**
+   * A roster directory. Keys are read when first needed.
+   *
+   * @throws NoSuchFileException if {@code dir} is not a directory
+   * @throws IllegalArgumentException if its revocation list is unreadable as such
+   */
+  public static Roster open(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      throw new NoSuchFileException(dir.toString(), null, "roster directory not found");
+    }
+    Set<String> revoked = new HashSet<>();
+    Path list = dir.resolve(REVOKED_FILE);
+    if (Files.isRegularFile(list)) {
+      if (Files.size(list) > MAX_FILE_BYTES) {
+        throw new IllegalArgumentException(list + ": too large for a revocation list");
+      }
+      int n = 0;
+      for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+        n++;
+        String id = line.strip();
+        if (id.isEmpty() || id.startsWith("#")) {
+          continue;
+        }
+        if (!LedgerEntry.isValidId(id)) {
+          throw new IllegalArgumentException(list + ":" + n + ": not a peer id: '" + id + "'");
+        }
+        revoked.add(id);
+      }
+    }
+    return new Roster(dir, new HashMap<>(), Set.copyOf(revoked));
+  }
+
+  /**
+   * The X25519 key hops to or from {@code peerId} use.
+   *
+   * @throws SealException ({@link SealException.Reason#NOT_ADMITTED}) if the peer is revoked or has no key here
+   */
+  public synchronized PublicKey agreementKey(String peerId) throws SealException {
+    if (revoked.contains(peerId)) {
+      throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' is revoked in the roster");
+    }
+    PublicKey known = keys.get(peerId);
+    if (known != null) {
+      return known;
+    }
+    if (dir == null || !LedgerEntry.isValidId(peerId)) {
+      throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' is not in the roster");
+    }
+    Path file = dir.resolve(peerId + HopKeys.PUBLIC_SUFFIX);
+    try {
+      if (!Files.isRegularFile(file)) {
+        throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' is not in the roster (no "
+            + file + ")");
+      }
+      if (Files.size(file) > MAX_FILE_BYTES) {
+        throw new SealException(SealException.Reason.NOT_ADMITTED, file + ": too large for a public key file");
+      }
+      PublicKey key = HopKeys.readPublic(file, Files.readString(file, StandardCharsets.ISO_8859_1));
+      keys.put(peerId, key);
+      return key;
+    } catch (IOException | IllegalArgumentException e) {
+      throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "': " + e.getMessage());
+    }
+  }
+}
