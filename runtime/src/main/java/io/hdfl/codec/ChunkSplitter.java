@@ -28,8 +28,8 @@ public final class ChunkSplitter {
    */
   public static List<byte[]> split(byte[] frame, int maxPacketBytes, long messageId) {
     Objects.requireNonNull(frame, "frame");
-    if (!ChunkHeader.hasMagic(frame, EnvelopeCodec.MAGIC)) {
-      throw new IllegalArgumentException("not an envelope frame (it must start with \"HDFM\")");
+    if (!ChunkHeader.hasMagic(frame, EnvelopeCodec.MAGIC) && !ChunkHeader.hasMagic(frame, EnvelopeCodec.SEALED_MAGIC)) {
+      throw new IllegalArgumentException("not an envelope frame (it must start with \"HDFM\", or \"HDFS\" sealed)");
     }
     if (frame.length <= maxPacketBytes) {
       return List.of(frame);

@@ -30,6 +30,11 @@ import java.util.zip.CRC32C;
  */
 public final class EnvelopeCodec {
   static final byte[] MAGIC = "HDFM".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * Magic of an end-to-end encrypted frame ({@code io.hdfl.security.HopCipher} seals a whole frame):
+   * chunked and reassembled like a plain one, opened by the peer it is for.
+   */
+  static final byte[] SEALED_MAGIC = "HDFS".getBytes(StandardCharsets.US_ASCII);
   /** The format version this build writes and reads. */
   public static final int VERSION = 1;
   /** Magic, version and header length. */

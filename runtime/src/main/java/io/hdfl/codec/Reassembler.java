@@ -97,7 +97,7 @@ public final class Reassembler {
     Objects.requireNonNull(packet, "packet");
     long now = clock.getAsLong();
     expire(now);
-    if (ChunkHeader.hasMagic(packet, EnvelopeCodec.MAGIC)) {
+    if (ChunkHeader.hasMagic(packet, EnvelopeCodec.MAGIC) || ChunkHeader.hasMagic(packet, EnvelopeCodec.SEALED_MAGIC)) {
       unchunked++;
       return Optional.of(packet);
     }

@@ -1,5 +1,7 @@
 package io.hdfl.federation;
 
+import io.hdfl.security.HopAead;
+
 import io.hdfl.hd.EncoderSpec;
 import io.hdfl.hd.Similarity;
 import io.hdfl.privacy.PrivacyParameters;
@@ -26,6 +28,8 @@ import java.util.Objects;
  * @param quorum star: updates needed to aggregate (0 = all clients)
  * @param seed seed of shuffling and of {@code seeded} noise
  * @param maxPacketBytes the broker's largest payload; larger model frames are chunked (0 = no limit)
+ * @param encryption the cipher of end-to-end encrypted hops (ring models and acks, star updates), or
+ *     null for unencrypted hops; every peer of a federation must agree (a peer refuses the other kind)
  */
 public record FederationSettings(
     String federation,
@@ -41,7 +45,8 @@ public record FederationSettings(
     Duration roundDeadline,
     int quorum,
     long seed,
-    int maxPacketBytes) {
+    int maxPacketBytes,
+    HopAead encryption) {
 
   public FederationSettings {
     Objects.requireNonNull(topology, "topology");
@@ -83,7 +88,7 @@ public record FederationSettings(
     EncoderSpec e = encoder;
     return new FederationSettings(federation, topology, privacy, params,
         new EncoderSpec(e.kind(), features, e.dim(), e.basisSeed()), similarity, rounds, retrainEpochs, perRound,
-        ackTimeout, roundDeadline, quorum, seed, maxPacketBytes);
+        ackTimeout, roundDeadline, quorum, seed, maxPacketBytes, encryption);
   }
 
   /** The ledger settings peers sign under. */
@@ -118,6 +123,7 @@ public record FederationSettings(
     private int quorum;
     private long seed = 42;
     private int maxPacketBytes;
+    private HopAead encryption;
 
     public Builder federation(String v) {
       federation = v;
@@ -184,6 +190,12 @@ public record FederationSettings(
       return this;
     }
 
+    /** The cipher of end-to-end encrypted hops; null (the default) for unencrypted hops. */
+    public Builder encryption(HopAead v) {
+      encryption = v;
+      return this;
+    }
+
     public Builder maxPacketBytes(int v) {
       maxPacketBytes = v;
       return this;
@@ -191,7 +203,7 @@ public record FederationSettings(
 
     public FederationSettings build() {
       return new FederationSettings(federation, topology, privacy, params, encoder, similarity, rounds,
-          retrainEpochs, perRound, ackTimeout, roundDeadline, quorum, seed, maxPacketBytes);
+          retrainEpochs, perRound, ackTimeout, roundDeadline, quorum, seed, maxPacketBytes, encryption);
     }
   }
 }

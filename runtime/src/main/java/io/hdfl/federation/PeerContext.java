@@ -1,5 +1,9 @@
 package io.hdfl.federation;
 
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.security.HopCipher;
+import io.hdfl.security.SealException;
+
 import io.hdfl.codec.Expectations;
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.privacy.ledger.PeerKeys;
@@ -11,7 +15,7 @@ import java.util.function.Consumer;
 /**
  * What one peer runs with: its id, the federation's settings, its own connection (and the frame
  * channel over it that chunks frames for brokers with small packet limits), signing key, noise source
- * and kernels, and where its round reports go.
+ * and kernels, where its round reports go, and the cipher of its hops (null: hops travel unencrypted).
  */
 public record PeerContext(
     String id,
@@ -21,7 +25,57 @@ public record PeerContext(
     NoiseSource noise,
     VectorKernels kernels,
     Consumer<RoundReport> reports,
-    FrameChannel frames) {
+    FrameChannel frames,
+    HopCipher hops) {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
+
+  /** A context whose hops travel unencrypted. */
+  public PeerContext(String id, FederationSettings settings, Transport transport, PeerKeys keys, NoiseSource noise,
+      VectorKernels kernels, Consumer<RoundReport> reports, FrameChannel frames) {
+    this(id, settings, transport, keys, noise, kernels, reports, frames, null);
+  }
+
+  /** Whether frames addressed to one peer are end-to-end encrypted. */
+  public boolean encrypted() {
+    return hops != null;
+  }
+
+  /**
+   * {@code frame} as it goes to {@code recipient}: sealed for it when hops are encrypted.
+   *
+   * @throws SealException if the recipient is not admitted by the roster
+   */
+  byte[] sealFor(String recipient, byte[] frame) throws SealException {
+    return hops == null ? frame : hops.seal(recipient, frame);
+  }
+
+  /**
+   * The frame inside a payload addressed to this peer, with its authenticated sender (null when hops
+   * are not encrypted); null, after a logged warning naming {@code what}, if it is not accepted.
+   */
+  HopCipher.Opened open(byte[] payload, String what) {
+    if (hops == null) {
+      return new HopCipher.Opened(null, payload);
+    }
+    try {
+      return hops.open(payload);
+    } catch (SealException e) {
+      // a replay is what an MQTT QoS 1 redelivery looks like too: worth a note, not a warning
+      LOG.log(e.reason() == SealException.Reason.REPLAYED ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+          id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
+      return null;
+    }
+  }
+
+  /** Whether an envelope's claimed sender is the one that sealed it (always, without encryption). */
+  boolean senderMatches(HopCipher.Opened opened, ModelEnvelope env, String what) {
+    if (opened.sender() == null || opened.sender().equals(env.sender())) {
+      return true;
+    }
+    LOG.log(System.Logger.Level.WARNING, id + ": rejected " + what + ": it claims sender '" + env.sender()
+        + "' but was sealed by '" + opened.sender() + "'");
+    return false;
+  }
 
   public Topics topics() {
     return new Topics(settings.federation());

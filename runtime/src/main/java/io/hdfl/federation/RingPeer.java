@@ -10,6 +10,8 @@ import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.privacy.ledger.LedgerFormatException;
 import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.security.HopCipher;
+import io.hdfl.security.SealException;
 import io.hdfl.transport.TransportException;
 import io.hdfl.transport.TransportStats;
 import java.lang.management.ManagementFactory;
@@ -111,11 +113,18 @@ public final class RingPeer implements AutoCloseable {
   }
 
   private void onModel(byte[] payload) {
+    HopCipher.Opened opened = ctx.open(payload, "a model");
+    if (opened == null) {
+      return;
+    }
     ModelEnvelope env;
     try {
-      env = EnvelopeCodec.decode(payload, ctx.expectations());
+      env = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
     } catch (EnvelopeException e) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model: " + e.getMessage());
+      return;
+    }
+    if (!ctx.senderMatches(opened, env, "a model")) {
       return;
     }
     if (env.kind() != ModelEnvelope.Kind.RING_MODEL) {
@@ -230,8 +239,14 @@ public final class RingPeer implements AutoCloseable {
       }
       String nextId = order.get(next);
       ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, model, out, nextRound, step, tail);
-      if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
-        return;
+      try {
+        if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
+          return;
+        }
+      } catch (SealException e) {
+        LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot encrypt for " + nextId + " (" + e.getMessage()
+            + "); skipping it");
+        continue;
       }
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": " + nextId + " did not acknowledge step " + step
           + " within " + s.ackTimeout().toMillis() + " ms; skipping it");
@@ -239,11 +254,16 @@ public final class RingPeer implements AutoCloseable {
     publishFinal(model, out, round, step, tail); // nobody else is alive
   }
 
-  private boolean deliver(String nextId, byte[] frame, long step) throws TransportException {
+  /**
+   * Publishes the frame to {@code nextId} until it acknowledges (at most {@link #ACK_ATTEMPTS} times).
+   * Each attempt is sealed afresh: a receiver refuses a replayed sealed frame, but a resent step is
+   * acknowledged again and never trained twice.
+   */
+  private boolean deliver(String nextId, byte[] frame, long step) throws TransportException, SealException {
     for (int attempt = 0; attempt < ACK_ATTEMPTS; attempt++) {
       CompletableFuture<Void> acked = new CompletableFuture<>();
       pendingAcks.put(step, acked);
-      ctx.frames().publish(topics.ringIn(nextId), frame, 1, false);
+      ctx.frames().publish(topics.ringIn(nextId), ctx.sealFor(nextId, frame), 1, false);
       try {
         acked.get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
         return true;
@@ -281,7 +301,11 @@ public final class RingPeer implements AutoCloseable {
         received.step(), s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), received.dim(),
         received.classes(), 0, 0, List.of(), null, null);
     try {
-      ctx.transport().publish(topics.ringAck(received.sender()), EnvelopeCodec.encode(ack), 1, false);
+      ctx.transport().publish(topics.ringAck(received.sender()), ctx.sealFor(received.sender(), EnvelopeCodec.encode(ack)),
+          1, false);
+    } catch (SealException e) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": cannot encrypt an ack for " + received.sender() + ": "
+          + e.getMessage());
     } catch (TransportException e) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": could not acknowledge step " + received.step()
           + ": " + e.getMessage());
@@ -289,10 +313,14 @@ public final class RingPeer implements AutoCloseable {
   }
 
   private void onAck(byte[] payload) {
+    HopCipher.Opened opened = ctx.open(payload, "an ack");
+    if (opened == null) {
+      return;
+    }
     try {
-      ModelEnvelope ack = EnvelopeCodec.decode(payload, ctx.expectations());
+      ModelEnvelope ack = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
       CompletableFuture<Void> f = pendingAcks.get(ack.step());
-      if (ack.kind() == ModelEnvelope.Kind.ACK && f != null) {
+      if (ack.kind() == ModelEnvelope.Kind.ACK && f != null && ctx.senderMatches(opened, ack, "an ack")) {
         f.complete(null);
       }
     } catch (EnvelopeException e) {

@@ -1,5 +1,10 @@
 package io.hdfl.federation;
 
+import io.hdfl.security.HopCipher;
+import io.hdfl.security.HopKeys;
+import io.hdfl.security.Roster;
+import io.hdfl.security.SealException;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
@@ -51,6 +56,9 @@ public final class Simulation {
   private final PeerConnector connector;
   private final VectorKernels kernels;
   private final Function<String, NoiseSource> noise;
+  /** This run's X25519 keys and roster (encrypted hops only). */
+  private Map<String, HopKeys> hopKeys = Map.of();
+  private Roster roster;
 
   /**
    * @param shards one encoded shard per peer (ring) or client (star)
@@ -95,6 +103,14 @@ public final class Simulation {
     List<String> ledgerLines = Collections.synchronizedList(new ArrayList<>());
     CompletableFuture<ModelEnvelope> finalModel = new CompletableFuture<>();
     long t0 = System.nanoTime();
+    List<String> all = new ArrayList<>(ids);
+    if (settings.topology() == Topology.STAR) {
+      all.add("aggregator");
+    }
+    hopKeys = hopKeys(all);
+    // The recorder evaluates each round's model as the ring's first peer receives it, so with
+    // encrypted hops it opens them with that peer's key (star: the global model is a broadcast).
+    HopCipher recorderHops = settings.topology() == Topology.RING ? cipherOf(ids.get(0)) : null;
     Transport recorder = connector.connect(settings.federation() + "-recorder");
     running.add(recorder);
     try {
@@ -113,13 +129,17 @@ public final class Simulation {
       String roundTopic = settings.topology() == Topology.RING ? topics.ringIn(ids.get(0)) : topics.starGlobal();
       recorder.subscribe(roundTopic, 1, recorderFrames.receiver((topic, payload, retained) -> {
         try {
-          ModelEnvelope env = EnvelopeCodec.decode(payload, expect);
+          byte[] frame = payload;
+          if (recorderHops != null && HopCipher.isSealed(payload)) {
+            frame = recorderHops.open(payload).frame();
+          }
+          ModelEnvelope env = EnvelopeCodec.decode(frame, expect);
           boolean ringStart = env.kind() == ModelEnvelope.Kind.RING_MODEL && env.round() > 1;
           boolean starGlobal = env.kind() == ModelEnvelope.Kind.GLOBAL_MODEL && env.round() > 1;
           if (ringStart || starGlobal) {
             onRoundModel.accept(env.round() - 1, ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes()));
           }
-        } catch (EnvelopeException e) {
+        } catch (EnvelopeException | SealException e) {
           // rejected frames are logged by the peers that receive them
         }
       }));
@@ -130,10 +150,6 @@ public final class Simulation {
           finalModel.completeExceptionally(e);
         }
       }));
-      List<String> all = new ArrayList<>(ids);
-      if (settings.topology() == Topology.STAR) {
-        all.add("aggregator");
-      }
       Map<String, PeerContext> contexts = connectAll(all, keys, running);
       if (settings.topology() == Topology.RING) {
         List<RingPeer> peers = new ArrayList<>();
@@ -225,7 +241,27 @@ public final class Simulation {
     Transport t = connector.connect(settings.federation() + "-" + id);
     Topics topics = new Topics(settings.federation());
     return new PeerContext(id, settings, t, k, noise.apply(id), kernels, new MetricsPublisher(t, topics, id),
-        new FrameChannel(t, settings.maxPacketBytes()));
+        new FrameChannel(t, settings.maxPacketBytes()), cipherOf(id));
+  }
+
+  /** Fresh X25519 keys for every participant when hops are encrypted (the roster is all of them). */
+  private Map<String, HopKeys> hopKeys(List<String> participants) {
+    Map<String, HopKeys> out = new LinkedHashMap<>();
+    if (settings.encryption() != null) {
+      for (String id : participants) {
+        out.put(id, HopKeys.generate(id));
+      }
+      Map<String, java.security.PublicKey> pub = new LinkedHashMap<>();
+      out.forEach((id, k) -> pub.put(id, k.publicKey()));
+      roster = Roster.of(pub);
+    }
+    return out;
+  }
+
+  /** The hop cipher of {@code id}, or null when hops are not encrypted. */
+  private HopCipher cipherOf(String id) {
+    HopKeys k = hopKeys.get(id);
+    return k == null ? null : new HopCipher(settings.federation(), k, roster, settings.encryption());
   }
 
   /**

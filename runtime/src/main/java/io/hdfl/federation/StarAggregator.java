@@ -11,6 +11,7 @@ import io.hdfl.privacy.ledger.PrivacyLedger;
 import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoiseDecision;
 import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.security.HopCipher;
 import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ public final class StarAggregator implements AutoCloseable {
   private final Topics topics;
   private final PrivacyLedger ledger;
   private final ScheduledExecutorService worker;
-  private final Map<String, ModelEnvelope> updates = new LinkedHashMap<>();
+  private final Map<String, ModelEnvelope> updates = new java.util.TreeMap<>(); // sorted: sums in a fixed order
   private int round = 1;
   private int classes;
   private ModelNoiseState state = ModelNoiseState.EMPTY;
@@ -107,11 +108,18 @@ public final class StarAggregator implements AutoCloseable {
   }
 
   private void onUpdate(byte[] payload) {
+    HopCipher.Opened opened = ctx.open(payload, "an update");
+    if (opened == null) {
+      return;
+    }
     ModelEnvelope env;
     try {
-      env = EnvelopeCodec.decode(payload, ctx.expectations());
+      env = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
     } catch (EnvelopeException e) {
       LOG.log(System.Logger.Level.WARNING, "aggregator: rejected an update: " + e.getMessage());
+      return;
+    }
+    if (!ctx.senderMatches(opened, env, "an update")) {
       return;
     }
     if (env.kind() != ModelEnvelope.Kind.CLIENT_UPDATE || env.ledgerLines().size() != 1) {

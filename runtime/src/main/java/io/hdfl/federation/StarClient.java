@@ -10,6 +10,7 @@ import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.security.SealException;
 import io.hdfl.transport.TransportException;
 import io.hdfl.transport.TransportStats;
 import java.lang.management.ManagementFactory;
@@ -88,7 +89,10 @@ public final class StarClient implements AutoCloseable {
         out.after().presentVariance(), out.after().samplesAbsorbed(), List.of(out.line().text()), null,
         model.toArray());
     try {
-      ctx.frames().publish(topics.starUpdate(ctx.id()), EnvelopeCodec.encode(upd), 1, false);
+      ctx.frames().publish(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), 1, false);
+    } catch (SealException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for " + env.sender() + ": "
+          + e.getMessage());
     } catch (TransportException e) {
       LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": could not publish its update: " + e.getMessage());
     }

@@ -314,4 +314,21 @@ class ReassemblerTest {
     assertArrayEquals(ack, r.offer("a", ack).orElseThrow());
     assertEquals(1, r.stats().unchunked());
   }
+
+  @Test
+  void sealedFramesAreChunkedAndReassembledLikePlainOnes() {
+    byte[] sealed = new byte[5000];
+    new java.util.Random(3).nextBytes(sealed);
+    System.arraycopy("HDFS".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, sealed, 0, 4);
+    Reassembler r = Reassembler.builder().build();
+    java.util.List<byte[]> chunks = ChunkSplitter.split(sealed, 1024, 77);
+    org.junit.jupiter.api.Assertions.assertTrue(chunks.size() > 4);
+    java.util.Optional<byte[]> whole = java.util.Optional.empty();
+    for (byte[] c : chunks) {
+      whole = r.offer("t", c);
+    }
+    org.junit.jupiter.api.Assertions.assertArrayEquals(sealed, whole.orElseThrow());
+    byte[] small = java.util.Arrays.copyOf(sealed, 100);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(small, r.offer("t", small).orElseThrow(), "a whole sealed frame passes");
+  }
 }
