@@ -21,10 +21,23 @@ final class PeerCommand implements Callable<Integer> {
   @Option(names = "--config", required = true, paramLabel = "FILE", description = "The device's properties file.")
   Path config;
 
+  @Option(names = "--init", description = "Only create this device's identity (signing and key-agreement keys) "
+      + "and print where its public keys are, for the federation's roster; then exit.")
+  boolean init;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     PeerConfig cfg = PeerConfig.read(config);
+    if (init) {
+      java.nio.file.Path pub = new DevicePeer(cfg, VectorKernelsProvider.get()).init(line -> {
+        err.println("hdfl peer " + cfg.peerId() + ": " + line);
+        err.flush();
+      });
+      spec.commandLine().getOut().printf("public keys of %s: %s (copy %s.pub and %s.kx.pub into every peer's roster: %s)%n",
+          cfg.peerId(), pub, cfg.peerId(), cfg.peerId(), cfg.rosterDir());
+      return 0;
+    }
     DevicePeer.Outcome o = new DevicePeer(cfg, VectorKernelsProvider.get()).run(line -> {
       err.println("hdfl peer " + cfg.peerId() + ": " + line);
       err.flush();

@@ -106,6 +106,11 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--deadline", defaultValue = "30", description = "Star: seconds to wait past the quorum (default: ${DEFAULT-VALUE}).")
   long deadlineSeconds;
 
+  @Option(names = "--encryption", defaultValue = "none", paramLabel = "none|auto|aes-gcm|chacha20-poly1305",
+      description = "End-to-end encryption of hops (ring models and acks, star updates), with fresh keys per run "
+          + "(default: ${DEFAULT-VALUE}; 'hdfl peer' encrypts by default).")
+  String encryption;
+
   @Option(names = "--max-packet", defaultValue = "0", paramLabel = "BYTES",
       description = "The broker's largest message; larger model frames are sent in chunks (default: 0 = no limit).")
   int maxPacket;
@@ -138,7 +143,9 @@ final class SimulateCommand implements Callable<Integer> {
     FederationSettings settings = FederationSettings.builder().topology(topo).privacy(mode).params(params)
         .encoder(new EncoderSpec(encoder, 1, dim, seed)).similarity(similarity).rounds(rounds)
         .retrainEpochs(epochs).perRound(perRound).quorum(quorum).roundDeadline(Duration.ofSeconds(deadlineSeconds))
-        .seed(seed).maxPacketBytes(maxPacket).federation("sim-" + Long.toHexString(System.nanoTime() & 0xffffffL)).build();
+        .seed(seed).maxPacketBytes(maxPacket)
+        .encryption(encryption.equalsIgnoreCase("none") ? null : io.hdfl.security.HopAead.parse(encryption))
+        .federation("sim-" + Long.toHexString(System.nanoTime() & 0xffffffL)).build();
     String prof = profile != null ? profile : io.hdfl.sensors.energy.DeviceProfiles.defaultName();
     Path outDir = out != null ? out
         : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

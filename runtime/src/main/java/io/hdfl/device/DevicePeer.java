@@ -1,5 +1,10 @@
 package io.hdfl.device;
 
+import io.hdfl.security.HopAead;
+import io.hdfl.security.HopCipher;
+import io.hdfl.security.HopKeys;
+import io.hdfl.security.Roster;
+
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
@@ -91,6 +96,7 @@ public final class DevicePeer {
       throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
     }
     FederationSettings s = cfg.settings();
+    HopCipher hops = hops(cfg, log);
     Topics topics = new Topics(s.federation());
     Transport transport = connect(cfg, topics);
     DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
@@ -102,7 +108,7 @@ public final class DevicePeer {
       NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
           : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels);
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
-          reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()));
+          reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
@@ -163,6 +169,63 @@ public final class DevicePeer {
       transport.close();
       meter.meter().close();
     }
+  }
+
+  /**
+   * Creates this device's identity if it has none (Ed25519 {@code <id>.key} and X25519 {@code
+   * <id>.kx}, owner-only, in the state directory; public halves in {@code <state>/keys}) and returns
+   * the directory of its public files, which the operator copies into every peer's roster.
+   */
+  public Path init(Consumer<String> log) throws java.io.IOException {
+    Files.createDirectories(config.stateDir());
+    identity(config, log);
+    hopKeys(config, log);
+    return config.stateDir().resolve("keys");
+  }
+
+  /** The hop cipher when hops are encrypted (null otherwise), after checking the roster covers this peer's partners. */
+  private static HopCipher hops(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
+    HopAead aead = cfg.settings().encryption();
+    if (aead == null) {
+      log.accept("hops are NOT encrypted ('encryption = none'): the broker and any subscriber can read the models");
+      return null;
+    }
+    HopKeys own = hopKeys(cfg, log);
+    Roster roster;
+    try {
+      roster = Roster.open(cfg.rosterDir());
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy every "
+          + "peer's <id>" + HopKeys.PUBLIC_SUFFIX + " (from its state directory's keys/, after 'hdfl peer --init') there");
+    }
+    List<String> partners = cfg.role().equals("ring") ? cfg.ringOrder() : List.of();
+    List<String> missing = new ArrayList<>();
+    for (String id : partners) {
+      try {
+        roster.agreementKey(id);
+      } catch (io.hdfl.security.SealException e) {
+        missing.add(id);
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException("roster " + cfg.rosterDir() + " does not admit " + missing + ": add their <id>"
+          + HopKeys.PUBLIC_SUFFIX + " files (or remove them from 'ring.order')");
+    }
+    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster " + cfg.rosterDir());
+    return new HopCipher(cfg.settings().federation(), own, roster, aead);
+  }
+
+  /** The peer's X25519 key: created on first start (owner-only file), loaded afterwards. */
+  private static HopKeys hopKeys(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
+    Path file = cfg.stateDir().resolve(cfg.peerId() + ".kx");
+    if (Files.exists(file)) {
+      return HopKeys.load(cfg.peerId(), file);
+    }
+    HopKeys k = HopKeys.generate(cfg.peerId());
+    k.savePrivate(file);
+    k.publish(Files.createDirectories(cfg.stateDir().resolve("keys")));
+    log.accept("created key-agreement key " + file + " (public key in " + cfg.stateDir().resolve("keys") + ")");
+    return k;
   }
 
   /** The peer's Ed25519 identity: created on first start (owner-only file), loaded afterwards. */

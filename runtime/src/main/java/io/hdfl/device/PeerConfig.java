@@ -1,5 +1,7 @@
 package io.hdfl.device;
 
+import io.hdfl.security.HopAead;
+
 import io.hdfl.federation.FederationSettings;
 import io.hdfl.federation.Topology;
 import io.hdfl.hd.EncoderKind;
@@ -29,6 +31,8 @@ import java.util.TreeSet;
  * @param role {@code ring}, {@code star-client} or {@code aggregator}
  * @param ringOrder ring: every peer id in ring order (this peer included)
  * @param starClients aggregator: the number of clients K
+ * @param rosterDir the admitted peers' public keys ({@code <id>.kx.pub}, {@code <id>.pub}, {@code
+ *     revoked}); used when hops are encrypted ({@code encryption}, on by default)
  */
 public record PeerConfig(
     String peerId,
@@ -49,14 +53,15 @@ public record PeerConfig(
     String profile,
     Path stateDir,
     Duration startTimeout,
-    Duration runTimeout) {
+    Duration runTimeout,
+    Path rosterDir) {
 
   static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "ring.order", "star.clients", "classes",
       "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
       "data.label-column", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
-      "broker.max-packet");
+      "broker.max-packet", "encryption", "roster.dir");
 
   /** Reads and validates a configuration file. */
   public static PeerConfig read(Path file) throws IOException {
@@ -93,7 +98,7 @@ public record PeerConfig(
         .rounds(k.integer("rounds", 5)).retrainEpochs(k.integer("epochs", 1)).perRound(k.integer("per-round", 100))
         .quorum(k.integer("quorum", 0)).roundDeadline(Duration.ofSeconds(k.integer("deadline.seconds", 30)))
         .ackTimeout(Duration.ofSeconds(k.integer("ack.timeout.seconds", 10))).seed(seed)
-        .maxPacketBytes(k.integer("broker.max-packet", 0)).build();
+        .maxPacketBytes(k.integer("broker.max-packet", 0)).encryption(encryption(k)).build();
     List<String> order = List.of();
     if (role.equals("ring")) {
       order = Arrays.stream(k.required("ring.order").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
@@ -123,14 +128,28 @@ public record PeerConfig(
         role.equals("aggregator") ? k.path("data.train", base) : k.requiredPath("data.train", base),
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.integer("start.timeout.seconds", 120)),
-        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)));
+        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)),
+        k.path("roster.dir", base) != null ? k.path("roster.dir", base) : k.requiredPath("state.dir", base).resolve("roster"));
+  }
+
+  /** {@code encryption}: auto (default), aes-gcm, chacha20-poly1305, or none for unencrypted hops. */
+  private static HopAead encryption(Keys k) {
+    String v = k.text("encryption", "auto");
+    if (v.equalsIgnoreCase("none")) {
+      return null;
+    }
+    try {
+      return HopAead.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw k.bad("encryption", "must be auto, aes-gcm, chacha20-poly1305 or none, got '" + v + "'");
+    }
   }
 
   /** The settings with the feature count the data actually has. */
   public PeerConfig withFeatures(int features) {
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
-        clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout);
+        clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir);
   }
 
   /** Typed access to the properties with errors that name the file and key. */

@@ -61,9 +61,13 @@ final class RunSummary {
       b.append("Headline: each released model carries the noise the ").append(s.privacy().id())
           .append(" schedule requires for the samples it absorbed (Gaussian mechanism, sensitivity √D, ε = ")
           .append(s.params().epsilon()).append(" per release).\n\n");
+      b.append(s.encryption() != null
+          ? "Hops were end-to-end encrypted (" + s.encryption().configName() + "): the broker and other subscribers see "
+              + "no model in flight.\n\n"
+          : "Hops were NOT encrypted (`--encryption none`): the broker and any subscriber see every model in flight.\n\n");
       b.append("What one record keeps against each observer across everything it sees (RDP composition; see the "
           + "README's Privacy section for the method and assumptions):\n\n");
-      for (ObserverGuarantee o : ScheduleExposure.observers(schedule, s.retrainEpochs(), false)) {
+      for (ObserverGuarantee o : ScheduleExposure.observers(schedule, s.retrainEpochs(), s.encryption() != null)) {
         b.append("- ").append(o.sentence()).append('\n');
       }
     }

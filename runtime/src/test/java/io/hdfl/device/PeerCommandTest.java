@@ -54,8 +54,26 @@ class PeerCommandTest {
     Files.writeString(cfg, String.join("\n",
         "federation = plant-7", "peer.id = " + id, "role = " + role, "broker = " + broker, "classes = 3",
         "dim = 400", "rounds = 3", "epsilon = 2", "noise = seeded", "state.dir = state/" + id,
-        "data.train = " + id + ".choir_dat", "start.timeout.seconds = 30", "run.timeout.seconds = 60", extra) + "\n");
+        "data.train = " + id + ".choir_dat", "start.timeout.seconds = 30", "run.timeout.seconds = 60",
+        "roster.dir = roster", extra) + "\n");
     return cfg;
+  }
+
+  /** What an operator does before the first run: each device creates its identity, the public keys go into the roster. */
+  private void enrol(List<Path> configs) throws Exception {
+    Path roster = Files.createDirectories(dir.resolve("roster"));
+    for (Path c : configs) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "peer", "--config", c.toString(), "--init"),
+          err.toString());
+      String id = c.getFileName().toString().replace(".properties", "");
+      assertTrue(out.toString().contains("public keys of " + id), out.toString());
+      for (String suffix : List.of(".pub", ".kx.pub")) {
+        Files.copy(dir.resolve("state/" + id + "/keys/" + id + suffix), roster.resolve(id + suffix),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
   }
 
   private static List<String[]> runAll(List<Path> configs) throws Exception {
@@ -83,6 +101,7 @@ class PeerCommandTest {
       String order = "ring.order = press-01, press-02, press-03";
       List<Path> configs = List.of(config("press-03", "ring", broker.uri(), order),
           config("press-02", "ring", broker.uri(), order), config("press-01", "ring", broker.uri(), order));
+      enrol(configs);
       for (String[] r : runAll(configs)) {
         assertEquals("0", r[0], r[1] + r[2]);
       }
@@ -113,6 +132,7 @@ class PeerCommandTest {
       List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 10"),
           config("cell-1", "star-client", broker.uri(), "per-round = 15"),
           config("cell-2", "star-client", broker.uri(), "per-round = 15"));
+      enrol(configs);
       for (String[] r : runAll(configs)) {
         assertEquals("0", r[0], r[1] + r[2]);
       }
@@ -126,6 +146,22 @@ class PeerCommandTest {
     assertTrue(v.ok(), v.summary());
     assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
     assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
+  }
+
+  @Test
+  void aRingPeerRefusesToStartWithoutItsPartnersInTheRoster() throws Exception {
+    String order = "ring.order = press-01, press-02";
+    List<Path> configs = List.of(config("press-01", "ring", "tcp://127.0.0.1:1", order));
+    enrol(configs);
+    StringWriter err = new StringWriter();
+    int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config",
+        configs.get(0).toString());
+    assertEquals(2, code, err.toString());
+    assertTrue(err.toString().contains("does not admit [press-02]"), err.toString());
+    Path none = config("press-09", "ring", "tcp://127.0.0.1:1", "ring.order = press-09\nencryption = rot13");
+    err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", none.toString()));
+    assertTrue(err.toString().contains("'encryption' must be auto, aes-gcm, chacha20-poly1305 or none"), err.toString());
   }
 
   @Test
