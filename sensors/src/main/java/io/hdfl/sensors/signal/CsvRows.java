@@ -1,7 +1,6 @@
 package io.hdfl.sensors.signal;
 
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.util.List;
 
 /** Reads the data rows of a CSV signal file into samples, checking each one (see {@link CsvSignalSource}). */
@@ -65,11 +64,7 @@ final class CsvRows {
   }
 
   private String nextLine() throws IOException {
-    try {
-      return lines.next();
-    } catch (CharacterCodingException e) {
-      throw new SignalFormatException(file + ": line " + (lines.lineNumber() + 1) + " is not valid UTF-8");
-    }
+    return lines.next();
   }
 
   private SignalFormatException bad(String problem) {

@@ -1,11 +1,7 @@
 package io.hdfl.sensors.signal;
 
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -34,23 +30,23 @@ import java.util.Objects;
  *   <li>Fields may be double-quoted (RFC 4180 quote doubling, not spanning lines) and are trimmed.
  *       Blank lines are skipped. Input must be UTF-8 (a leading byte-order mark is ignored).
  * </ul>
- * The nominal sample rate is the configured one or, by default, 1 / the median of the first (up to
- * 64) positive timestamp intervals. Any bad row raises a {@link SignalFormatException} with the file,
- * line number and problem; lines longer than {@link Builder#maxLineChars} (default 1 Mi) are rejected
+ * The nominal sample rate is the configured one or, by default, 1 / the (lower) median of the first
+ * (up to 64) positive timestamp intervals, so occasional gaps do not bias it. Any bad row raises a {@link SignalFormatException} with the file,
+ * line number and problem; lines longer than {@link Builder#maxLineBytes} (default 1 MiB) are rejected
  * before they are buffered, so memory stays bounded.
  */
 public final class CsvSignalSource extends PacedSource {
 
   private static final int RATE_LOOKAHEAD = 65;
 
-  private final Reader reader;
+  private final InputStream in;
   private final CsvRows rows;
   private final ArrayDeque<Sample> lookahead;
 
   private CsvSignalSource(String file, List<Channel> channels, double rate, Pacing pacing, Pacer.Clock clock,
-      Reader reader, CsvRows rows, ArrayDeque<Sample> lookahead) {
+      InputStream in, CsvRows rows, ArrayDeque<Sample> lookahead) {
     super("csv " + file, channels, rate, pacing, clock);
-    this.reader = reader;
+    this.in = in;
     this.rows = rows;
     this.lookahead = lookahead;
   }
@@ -72,21 +68,15 @@ public final class CsvSignalSource extends PacedSource {
 
   @Override
   void release() throws IOException {
-    reader.close();
+    in.close();
   }
 
   private static CsvSignalSource open(Builder b) throws IOException {
     String file = b.file.toString();
-    Reader reader = new InputStreamReader(Files.newInputStream(b.file), StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+    InputStream in = Files.newInputStream(b.file);
     try {
-      BoundedLineReader lines = new BoundedLineReader(reader, file, b.maxLineChars);
-      String first;
-      try {
-        first = lines.next();
-      } catch (CharacterCodingException e) {
-        throw new SignalFormatException(file + ": line 1 is not valid UTF-8");
-      }
+      BoundedLineReader lines = new BoundedLineReader(in, file, b.maxLineBytes);
+      String first = lines.next();
       if (first == null) {
         throw new SignalFormatException(file + ": empty file (no header row)");
       }
@@ -109,9 +99,9 @@ public final class CsvSignalSource extends PacedSource {
         ahead.add(s);
       }
       double rate = Double.isNaN(b.sampleRateHz) ? inferRate(ahead, file) : b.sampleRateHz;
-      return new CsvSignalSource(file, header.channels(), rate, b.pacing, b.clock, reader, rows, ahead);
+      return new CsvSignalSource(file, header.channels(), rate, b.pacing, b.clock, in, rows, ahead);
     } catch (IOException | RuntimeException e) {
-      reader.close();
+      in.close();
       throw e;
     }
   }
@@ -133,7 +123,7 @@ public final class CsvSignalSource extends PacedSource {
           + " set it explicitly");
     }
     Arrays.sort(intervals, 0, n);
-    double rate = 1e9 / intervals[n / 2];
+    double rate = 1e9 / intervals[(n - 1) / 2];
     return SignalFileFormat.checkRate(rate);
   }
 
@@ -145,7 +135,7 @@ public final class CsvSignalSource extends PacedSource {
     private String labelColumn;
     private double sampleRateHz = Double.NaN;
     private Pacing pacing = Pacing.AS_FAST_AS_POSSIBLE;
-    private int maxLineChars = 1 << 20;
+    private int maxLineBytes = 1 << 20;
     private Pacer.Clock clock = Pacer.SYSTEM;
 
     private Builder(Path file) {
@@ -185,12 +175,12 @@ public final class CsvSignalSource extends PacedSource {
       return this;
     }
 
-    /** Longest accepted line in characters (default 1,048,576). */
-    public Builder maxLineChars(int max) {
+    /** Longest accepted line in bytes of UTF-8 (default 1,048,576). */
+    public Builder maxLineBytes(int max) {
       if (max < 16) {
-        throw new IllegalArgumentException("max line length must be ≥ 16, got " + max);
+        throw new IllegalArgumentException("max line length must be ≥ 16 bytes, got " + max);
       }
-      this.maxLineChars = max;
+      this.maxLineBytes = max;
       return this;
     }
 

@@ -72,14 +72,19 @@ final class SignalFileFormat {
   /** Reads and checks the header; {@code file} names the input in messages. */
   static Header readHeader(InputStream in, String file) throws IOException {
     CRC32C crc = new CRC32C();
-    byte[] fixedBytes = readExactly(in, FIXED_HEADER_BYTES, file, 0, "header");
-    crc.update(fixedBytes);
-    ByteBuffer fixed = ByteBuffer.wrap(fixedBytes).order(ByteOrder.LITTLE_ENDIAN);
-    for (byte m : MAGIC) {
-      if (fixed.get() != m) {
+    byte[] fixedBytes = in.readNBytes(FIXED_HEADER_BYTES);
+    for (int i = 0; i < Math.min(MAGIC.length, fixedBytes.length); i++) {
+      if (fixedBytes[i] != MAGIC[i]) {
         throw new SignalFormatException(file + ": not an HDSG signal recording (bad magic bytes at offset 0)");
       }
     }
+    if (fixedBytes.length < FIXED_HEADER_BYTES) {
+      throw new SignalFormatException(file + ": truncated header at offset 0: expected " + FIXED_HEADER_BYTES
+          + " bytes, got " + fixedBytes.length);
+    }
+    crc.update(fixedBytes);
+    ByteBuffer fixed = ByteBuffer.wrap(fixedBytes, MAGIC.length, FIXED_HEADER_BYTES - MAGIC.length)
+        .order(ByteOrder.LITTLE_ENDIAN);
     int version = Short.toUnsignedInt(fixed.getShort());
     if (version != VERSION) {
       throw new SignalFormatException(file + ": HDSG version " + version + " is not supported (this reader knows "
