@@ -8,7 +8,8 @@ import java.util.Objects;
 /**
  * Base of the sources that can produce their samples at any speed (files, the simulator): they read
  * unpaced with {@link #read()}, and this class delivers by a {@link Pacing} and keeps a sample that is
- * not due within a {@link #next(Duration)} timeout for the next call.
+ * not due within a {@link #next(Duration)} timeout for the next call. After a read fails, every later
+ * call throws the same exception (reading on past damaged input would deliver garbage).
  */
 abstract class PacedSource implements SignalSource {
 
@@ -19,6 +20,7 @@ abstract class PacedSource implements SignalSource {
   private Sample pending;
   private boolean ended;
   private boolean closed;
+  private IOException failure;
 
   PacedSource(String name, List<Channel> channels, double sampleRateHz, Pacing pacing, Pacer.Clock clock) {
     this.name = Objects.requireNonNull(name, "name");
@@ -66,11 +68,19 @@ abstract class PacedSource implements SignalSource {
     if (closed) {
       throw new IllegalStateException(name + " is closed");
     }
+    if (failure != null) {
+      throw failure;
+    }
     if (pending == null) {
       if (ended) {
         return null;
       }
-      pending = read();
+      try {
+        pending = read();
+      } catch (IOException e) {
+        failure = e;   // the input is damaged or unreadable from here on: every later call reports the same
+        throw e;
+      }
       if (pending == null) {
         ended = true;
         return null;

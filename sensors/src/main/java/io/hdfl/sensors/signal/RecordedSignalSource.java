@@ -134,7 +134,7 @@ public final class RecordedSignalSource extends PacedSource {
     }
   }
 
-  /** Sample records delivered so far. */
+  /** Sample records read so far (a record waiting for its pacing time counts). */
   public long records() {
     return records;
   }

@@ -237,6 +237,7 @@ public final class SyntheticMachiningSource extends PacedSource {
       return this;
     }
 
+    /** A source with these options. */
     public SyntheticMachiningSource build() {
       return new SyntheticMachiningSource(this);
     }

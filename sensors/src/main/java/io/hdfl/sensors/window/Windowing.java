@@ -23,7 +23,8 @@ import java.util.Objects;
  *       {@link GapPolicy#DROP_WINDOW}; τ defaults to 0.5).
  *   <li><b>Non-finite values</b>: a sample with NaN or an infinity is handled by the
  *       {@link NonFinitePolicy} (default {@link NonFinitePolicy#DROP_WINDOW}); it never reaches a
- *       window or the normalization statistics.
+ *       window or the normalization statistics. So is a window whose normalized features would
+ *       overflow float.
  *   <li><b>Labels</b>: a window's label is the label of its samples if they all agree (all
  *       unlabelled gives an unlabelled window); a window whose samples disagree is not emitted and is
  *       counted in {@link WindowingStats#mixedLabelWindows()}.
@@ -49,6 +50,8 @@ public final class Windowing {
   private final long[] times;
   private final int[] labels;
   private final boolean[] filled;
+  private final double[] mean;
+  private final double[] scale;
   private final ArrayDeque<Window> ready = new ArrayDeque<>();
   private int head;
   private long run;
@@ -63,6 +66,7 @@ public final class Windowing {
   private long discontinuities;
   private long filledSamples;
   private long nonFinite;
+  private long nonFiniteWindows;
 
   private Windowing(Builder b) {
     this.channels = b.channels;
@@ -86,6 +90,8 @@ public final class Windowing {
     this.times = new long[size];
     this.labels = new int[size];
     this.filled = new boolean[size];
+    this.mean = new double[width];
+    this.scale = new double[width];
   }
 
   /** A builder for windows over samples of {@code channels} at a nominal {@code sampleRateHz}. */
@@ -158,7 +164,7 @@ public final class Windowing {
   /** The counters so far. */
   public WindowingStats stats() {
     return new WindowingStats(samples, windows, mixed, warmup, gaps, irregular, discontinuities, filledSamples,
-        nonFinite);
+        nonFinite, nonFiniteWindows);
   }
 
   /** Features per window: size × channels. */
@@ -166,14 +172,17 @@ public final class Windowing {
     return size * width;
   }
 
+  /** Samples per window. */
   public int size() {
     return size;
   }
 
+  /** Samples between the starts of consecutive windows. */
   public int stride() {
     return stride;
   }
 
+  /** The channels of the samples, in feature order within each sample. */
   public List<Channel> channels() {
     return channels;
   }
@@ -285,18 +294,38 @@ public final class Windowing {
       return null;
     }
     float[] features = new float[size * width];
+    if (normalization != null) {
+      for (int c = 0; c < width; c++) {
+        mean[c] = normalization.mean(c);
+        scale[c] = normalization.scale(c);
+      }
+    }
     for (int t = 0; t < size; t++) {
       int from = ((oldest + t) % size) * width;
       if (normalization == null) {
         System.arraycopy(ring, from, features, t * width, width);
-      } else {
-        for (int c = 0; c < width; c++) {
-          features[t * width + c] = normalization.apply(c, ring[from + c]);
+        continue;
+      }
+      for (int c = 0; c < width; c++) {
+        float z = (float) ((ring[from + c] - mean[c]) * scale[c]);
+        if (!Float.isFinite(z)) {
+          return overflow(c, times[(oldest + t) % size]);
         }
+        features[t * width + c] = z;
       }
     }
     windows++;
     return new Window(features, size, width, label, times[oldest], times[(oldest + size - 1) % size], fills);
+  }
+
+  /** A normalized value beyond float range (a near-constant channel hit by an outlier). */
+  private Window overflow(int c, long t) {
+    if (nonFinitePolicy == NonFinitePolicy.FAIL) {
+      throw new WindowingException("channel " + channels.get(c).name() + " at " + t + " ns overflows float after"
+          + " normalization (mean " + mean[c] + ", scale " + scale[c] + ")");
+    }
+    nonFiniteWindows++;
+    return null;
   }
 
   private static String summary(List<Channel> list) {

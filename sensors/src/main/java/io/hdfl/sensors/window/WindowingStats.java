@@ -14,6 +14,7 @@ package io.hdfl.sensors.window;
  *     samples discarded)
  * @param filledSamples samples filled in by {@link GapPolicy#FILL_PREVIOUS}
  * @param nonFiniteSamples samples discarded for NaN or infinite values
+ * @param nonFiniteWindows windows dropped because a normalized feature overflowed float
  */
 public record WindowingStats(long samples, long windows, long mixedLabelWindows, long warmupWindows, long gaps,
-    long irregularIntervals, long discontinuities, long filledSamples, long nonFiniteSamples) {}
+    long irregularIntervals, long discontinuities, long filledSamples, long nonFiniteSamples, long nonFiniteWindows) {}

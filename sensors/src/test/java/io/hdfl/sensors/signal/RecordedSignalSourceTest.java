@@ -141,6 +141,15 @@ class RecordedSignalSourceTest {
         }
       }, "cut at " + len);
       assertEquals(samples().subList(0, Math.min(complete, 4)), got, "cut at " + len);
+      if (len > header) {
+        try (RecordedSignalSource src = RecordedSignalSource.open(cut)) {
+          for (int i = 0; i < got.size(); i++) {
+            src.next();
+          }
+          SignalFormatException first = assertThrows(SignalFormatException.class, src::next);
+          assertEquals(first, assertThrows(SignalFormatException.class, src::next), "the failure sticks");
+        }
+      }
       assertTrue(e.getMessage().startsWith(cut.toString()), e.getMessage());
       if (len == header + 29) {
         assertEquals(cut + ": ends at offset " + len + " after 1 records without an end record (the recording was"

@@ -190,6 +190,20 @@ class WindowingTest {
   }
 
   @Test
+  void normalizedOverflowIsDroppedOrRejectedNeverEmitted() {
+    // Channel 0 nearly constant (sd 2e-12, just above the 1e-12 floor): scale 5e11, so 1e30 overflows float.
+    ChannelStatistics tight = new ChannelStatistics(TWO, 2, new double[] {0, 0}, new double[] {8e-24, 2});
+    Windowing w = windowing().size(1).stride(1).normalization(Normalization.fixed(tight)).build();
+    assertEquals(List.of(), w.offer(at(0, 1e30f, 0)));
+    assertEquals(1, w.stats().nonFiniteWindows());
+    assertEquals(1, w.offer(at(MS, 0, 0)).size());
+    Windowing strict = windowing().size(1).nonFinitePolicy(NonFinitePolicy.FAIL)
+        .normalization(Normalization.fixed(tight)).build();
+    WindowingException e = assertThrows(WindowingException.class, () -> strict.offer(at(0, 1e30f, 0)));
+    assertTrue(e.getMessage().startsWith("channel c0 at 0 ns overflows float after normalization"), e.getMessage());
+  }
+
+  @Test
   void pullsWindowsFromASourceUntilItEnds() throws Exception {
     List<Sample> in = run(0, 25, 3);
     try (ListSignalSource src = new ListSignalSource(TWO, 1000, in)) {
@@ -201,7 +215,7 @@ class WindowingTest {
       }
       assertEquals(5, out.size());
       assertNull(w.next(src));
-      assertEquals(new WindowingStats(25, 5, 0, 0, 0, 0, 0, 0, 0), w.stats());
+      assertEquals(new WindowingStats(25, 5, 0, 0, 0, 0, 0, 0, 0, 0), w.stats());
     }
   }
 
