@@ -1,17 +1,22 @@
 package io.hdfl.sensors.signal;
 
 /**
- * One simulated drilling cycle: position the part (X, Y, tilt B, table C move along smooth profiles,
- * for at least 0.3 s and longer for long moves, while the spindle changes speed), feed Z from 2 mm above the surface down to the hole depth, dwell,
- * retract. Its quality class is drawn first and shifts the process conditions it is drilled under,
- * with overlapping spreads:
+ * One simulated drilling cycle: position the part (X, Y, tilt B and table C move along smooth
+ * profiles, for at least 0.3 s and longer for long moves, while the spindle changes speed), feed Z from
+ * 2 mm above the surface down to the hole depth, dwell, retract; about 1.4 s. Its quality class is
+ * drawn first and shifts the process conditions the hole is drilled under, with overlapping spreads
+ * (mean ± s.d.):
  * <pre>
- *   class                 depth (mm)          hardness    feed       spindle speed
- *   0 nominal             6 ± 0.08            1.00 ± .07  1.00 ± .035 1.00 ± .02
- *   1 under-drilling      6 − (0.3 .. 0.8)    1.12 ± .07  0.95 ± .035 0.97 ± .02
- *   2 over-drilling       6 + (0.3 .. 0.8)    0.90 ± .07  1.05 ± .035 1.03 ± .02
+ *   class                 depth (mm)          hardness     feed          spindle speed
+ *   0 nominal             6 ± 0.08            1.00 ± .07   1.00 ± .035   1.00 ± .015
+ *   1 under-drilling      6 − (0.3 .. 0.8)    1.18 ± .07   0.93 ± .035   0.94 ± .015
+ *   2 over-drilling       6 + (0.3 .. 0.8)    0.85 ± .07   1.07 ± .035   1.06 ± .015
  * </pre>
- * (hardness relative to the machine's material; feed and speed relative to its nominal program).
+ * Hardness is relative to the machine's material, feed and speed to its nominal program. Harder
+ * material, slower feed and speed (a dull or deflecting tool stopping short) go with under-drilling;
+ * softer material, faster feed and speed with over-drilling. The spindle speed, visible in every phase,
+ * is the strongest cue; hardness and feed show only while cutting, and tool wear (up to +50 % torque)
+ * blurs them.
  */
 final class DrillingCycle {
 

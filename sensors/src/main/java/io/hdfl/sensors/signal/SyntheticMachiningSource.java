@@ -11,18 +11,27 @@ import java.util.Objects;
  * (linear, mm), B, C (tilt and rotary table, deg) and the spindle S, named {@code X.load}, …,
  * {@code S.vibration} (axis-major order), with units.
  *
- * <p>It drills holes in a repeating 8 × 6 pattern, one {@linkplain DrillingCycle cycle} per hole
- * (about 1.4 s): position X/Y/B/C along smooth profiles while the spindle changes speed, feed Z down,
+ * <p>It drills holes in a repeating 8 × 6 pattern, one cycle per hole (about 1.4 s): position X/Y/B/C along smooth profiles while the spindle changes speed, feed Z down,
  * dwell, retract. Feed-forward signals follow the commanded motion; spindle torque, current and power
  * and the Z thrust rise with feed per revolution, material hardness and tool wear (which grows over a
  * tool's life and resets at each tool change); following errors grow with speed and load; motor
  * temperatures follow copper losses; every measured channel has Gaussian sensor noise.
  *
  * <p>Each cycle has a quality class, carried as the label of all its samples: 0 nominal,
- * 1 under-drilling, 2 over-drilling. A class shifts depth, hardness, feed and spindle speed with
- * overlapping spreads (see {@link DrillingCycle}), so short windows are clearly but not perfectly
- * separable. The {@code machine} index gives each machine its own sensor gains and offsets, noise
- * level, material, tool life, fixture position, program and class mix, so peers are non-IID.
+ * 1 under-drilling, 2 over-drilling. A class shifts the conditions the hole is drilled under, with
+ * overlapping spreads (mean ± s.d.; hardness relative to the machine's material, feed and speed to its
+ * program):
+ * <pre>
+ *   class                 depth (mm)          hardness     feed          spindle speed
+ *   0 nominal             6 ± 0.08            1.00 ± .07   1.00 ± .035   1.00 ± .015
+ *   1 under-drilling      6 − (0.3 .. 0.8)    1.18 ± .07   0.93 ± .035   0.94 ± .015
+ *   2 over-drilling       6 + (0.3 .. 0.8)    0.85 ± .07   1.07 ± .035   1.06 ± .015
+ * </pre>
+ * so short windows are clearly but not perfectly separable: a nearest-centroid classifier on z-scored
+ * 10-sample windows (900 features) gets about 83–85 % of later cycles right. The {@code machine} index
+ * (with the seed: a fleet shares a seed) gives each machine its own sensor gains and offsets, noise
+ * level, ambient temperature, material, tool life, fixture position, program and class mix, so peers
+ * are non-IID.
  *
  * <p>Deterministic: the same seed and machine give a bit-identical stream on any JDK (own SplitMix64
  * generator, {@link StrictMath}). The clock is simulated: sample {@code i} is stamped
