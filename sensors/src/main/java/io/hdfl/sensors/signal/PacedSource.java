@@ -1,0 +1,118 @@
+package io.hdfl.sensors.signal;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Base of the sources that can produce their samples at any speed (files, the simulator): they read
+ * unpaced with {@link #read()}, and this class delivers by a {@link Pacing} and keeps a sample that is
+ * not due within a {@link #next(Duration)} timeout for the next call. After a read fails, every later
+ * call throws the same exception (reading on past damaged input would deliver garbage).
+ */
+abstract class PacedSource implements SignalSource {
+
+  private final String name;
+  private final List<Channel> channels;
+  private final double sampleRateHz;
+  private final Pacer pacer;
+  private Sample pending;
+  private boolean ended;
+  private boolean closed;
+  private IOException failure;
+
+  PacedSource(String name, List<Channel> channels, double sampleRateHz, Pacing pacing, Pacer.Clock clock) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.channels = Channel.checkList(channels);
+    this.sampleRateHz = sampleRateHz;
+    this.pacer = new Pacer(Objects.requireNonNull(pacing, "pacing"), Objects.requireNonNull(clock, "clock"));
+  }
+
+  /** The next sample without pacing, or null at the end. */
+  abstract Sample read() throws IOException;
+
+  /** Releases what the source holds; called once. */
+  abstract void release() throws IOException;
+
+  @Override
+  public final List<Channel> channels() {
+    return channels;
+  }
+
+  @Override
+  public final double sampleRateHz() {
+    return sampleRateHz;
+  }
+
+  /** The pacing samples are delivered with. */
+  public final Pacing pacing() {
+    return pacer.pacing();
+  }
+
+  @Override
+  public final Sample next() throws IOException, InterruptedException {
+    return take(Long.MAX_VALUE, null);
+  }
+
+  @Override
+  public final Sample next(Duration timeout) throws IOException, InterruptedException {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must be ≥ 0, got " + timeout);
+    }
+    return take(saturatedNanos(timeout), timeout);
+  }
+
+  private Sample take(long maxWaitNanos, Duration timeout) throws IOException, InterruptedException {
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    if (pending == null) {
+      if (ended) {
+        return null;
+      }
+      try {
+        pending = read();
+      } catch (IOException e) {
+        failure = e;   // the input is damaged or unreadable from here on: every later call reports the same
+        throw e;
+      }
+      if (pending == null) {
+        ended = true;
+        return null;
+      }
+    }
+    if (!pacer.awaitDue(pending.timestampNanos(), maxWaitNanos)) {
+      throw new SignalTimeoutException(name, timeout);
+    }
+    Sample s = pending;
+    pending = null;
+    return s;
+  }
+
+  @Override
+  public final void close() throws IOException {
+    if (!closed) {
+      closed = true;
+      pending = null;
+      release();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+}
