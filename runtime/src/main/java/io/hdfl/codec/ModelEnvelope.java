@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param presentVariance noise variance present in the model (per component), for the next accountant
  * @param samplesAbsorbed samples the model has absorbed (counted as the schedules count them)
  * @param ledgerLines signed ledger lines that travel with the model (exact bytes as stored)
- * @param signature a signature over the envelope by the sender (empty until hop signing lands)
+ * @param signature the sender's Ed25519 signature over the envelope's float32 encoding without signature
+ *     (broadcast models when hops are encrypted; see {@code io.hdfl.security.BroadcastSignature}), or empty
  * @param prototypes S×D row-major prototypes; empty for {@link Kind#ACK}
  */
 public record ModelEnvelope(
@@ -52,6 +53,12 @@ public record ModelEnvelope(
     CLIENT_UPDATE,
     /** The federation's final model. */
     FINAL_MODEL
+  }
+
+  /** This envelope with {@code signature} (null or empty: unsigned). */
+  public ModelEnvelope withSignature(byte[] signature) {
+    return new ModelEnvelope(kind, federation, sender, round, step, encoder, features, basisSeed, dim, classes,
+        presentVariance, samplesAbsorbed, ledgerLines, signature, prototypes);
   }
 
   public ModelEnvelope {

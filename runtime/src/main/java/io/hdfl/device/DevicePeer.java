@@ -112,7 +112,10 @@ public final class DevicePeer {
       CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
-          fin.complete(EnvelopeCodec.decode(payload, ctx.expectations()));
+          ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
+          if (ctx.acceptBroadcast(env, "a final model")) {
+            fin.complete(env);
+          }
         } catch (EnvelopeException e) {
           log.accept("rejected a final model: " + e.getMessage());
         }

@@ -1,6 +1,8 @@
 package io.hdfl.federation;
 
 import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.security.BroadcastSignature;
 import io.hdfl.security.HopCipher;
 import io.hdfl.security.SealException;
 
@@ -64,6 +66,28 @@ public record PeerContext(
       LOG.log(e.reason() == SealException.Reason.REPLAYED ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
           id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
       return null;
+    }
+  }
+
+  /** The frame of a broadcast model (global, final): signed by this peer when hops are encrypted. */
+  byte[] broadcastFrame(ModelEnvelope env) {
+    return hops == null ? EnvelopeCodec.encode(env) : BroadcastSignature.signedFrame(env, keys);
+  }
+
+  /**
+   * Whether a received broadcast model may be used: always when hops are not encrypted; otherwise only
+   * if an admitted peer signed it (a warning naming {@code what} is logged if not).
+   */
+  public boolean acceptBroadcast(ModelEnvelope env, String what) {
+    if (hops == null) {
+      return true;
+    }
+    try {
+      BroadcastSignature.verify(env, hops.roster());
+      return true;
+    } catch (SealException e) {
+      LOG.log(System.Logger.Level.WARNING, id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
+      return false;
     }
   }
 

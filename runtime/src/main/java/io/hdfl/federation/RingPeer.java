@@ -284,7 +284,7 @@ public final class RingPeer implements AutoCloseable {
   private void publishFinal(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
       throws TransportException {
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, model, out, round, step, tail);
-    ctx.frames().publish(topics.finalModel(), EnvelopeCodec.encode(env), 1, true);
+    ctx.frames().publish(topics.finalModel(), ctx.broadcastFrame(env), 1, true);
   }
 
   private ModelEnvelope envelope(ModelEnvelope.Kind kind, ClassPrototypes model, LocalUpdate.Outcome out, int round,

@@ -107,7 +107,10 @@ public final class Simulation {
     if (settings.topology() == Topology.STAR) {
       all.add("aggregator");
     }
-    hopKeys = hopKeys(all);
+    for (String id : all) {
+      keys.put(id, PeerKeys.generate(id));
+    }
+    hopKeys = hopKeys(all, keys);
     // The recorder evaluates each round's model as the ring's first peer receives it, so with
     // encrypted hops it opens them with that peer's key (star: the global model is a broadcast).
     HopCipher recorderHops = settings.topology() == Topology.RING ? cipherOf(ids.get(0)) : null;
@@ -211,8 +214,7 @@ public final class Simulation {
     try {
       List<java.util.concurrent.Future<PeerContext>> futures = new ArrayList<>();
       for (String id : ids) {
-        PeerKeys k = PeerKeys.generate(id);
-        keys.put(id, k);
+        PeerKeys k = keys.computeIfAbsent(id, PeerKeys::generate);
         futures.add(pool.submit(() -> context(id, k)));
       }
       TransportException first = null;
@@ -245,7 +247,7 @@ public final class Simulation {
   }
 
   /** Fresh X25519 keys for every participant when hops are encrypted (the roster is all of them). */
-  private Map<String, HopKeys> hopKeys(List<String> participants) {
+  private Map<String, HopKeys> hopKeys(List<String> participants, Map<String, PeerKeys> signing) {
     Map<String, HopKeys> out = new LinkedHashMap<>();
     if (settings.encryption() != null) {
       for (String id : participants) {
@@ -253,7 +255,9 @@ public final class Simulation {
       }
       Map<String, java.security.PublicKey> pub = new LinkedHashMap<>();
       out.forEach((id, k) -> pub.put(id, k.publicKey()));
-      roster = Roster.of(pub);
+      Map<String, java.security.PublicKey> sig = new LinkedHashMap<>();
+      signing.forEach((id, k) -> sig.put(id, k.publicKey()));
+      roster = Roster.of(pub, sig);
     }
     return out;
   }

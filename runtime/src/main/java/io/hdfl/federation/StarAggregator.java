@@ -218,7 +218,7 @@ public final class StarAggregator implements AutoCloseable {
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), classes,
         state.presentVariance(), state.samplesAbsorbed(), lines, null, prototypes);
     String topic = kind == ModelEnvelope.Kind.FINAL_MODEL ? topics.finalModel() : topics.starGlobal();
-    byte[] frame = EnvelopeCodec.encode(env);
+    byte[] frame = ctx.broadcastFrame(env);
     currentGlobal = kind == ModelEnvelope.Kind.FINAL_MODEL ? null : frame;
     try {
       ctx.frames().publish(topic, frame, 1, true);

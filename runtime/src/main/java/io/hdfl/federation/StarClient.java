@@ -72,6 +72,9 @@ public final class StarClient implements AutoCloseable {
     if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() <= lastRound) {
       return;
     }
+    if (!ctx.acceptBroadcast(env, "a global model")) {
+      return;
+    }
     long t0 = System.nanoTime();
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();

@@ -77,6 +77,11 @@ public final class HopCipher {
     return own.peerId();
   }
 
+  /** The roster this peer admits senders by. */
+  public Roster roster() {
+    return roster;
+  }
+
   /** Whether {@code payload} starts like a sealed frame. */
   public static boolean isSealed(byte[] payload) {
     return startsWith(payload, MAGIC);

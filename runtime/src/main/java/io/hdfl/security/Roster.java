@@ -1,5 +1,6 @@
 package io.hdfl.security;
 
+import io.hdfl.privacy.ledger.KeyDirectory;
 import io.hdfl.privacy.ledger.LedgerEntry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +14,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The peers admitted to a federation and the keys their hops are encrypted to. A roster directory
- * holds, per admitted peer, its X25519 {@code <id>.kx.pub} (and, for the ledger verifier, its
- * Ed25519 {@code <id>.pub}); a {@code revoked} file lists ids (one per line, {@code #} comments)
+ * The peers admitted to a federation and their keys. A roster directory holds, per admitted peer,
+ * its X25519 {@code <id>.kx.pub} (hops are encrypted to it) and its Ed25519 {@code <id>.pub}
+ * (broadcast models and ledger entries are signed with it; the same files {@code hdfl ledger
+ * verify --keys} reads); a {@code revoked} file lists ids (one per line, {@code #} comments)
  * that are refused although their keys are still there. Keys are pinned: whoever can write this
  * directory decides who is admitted, so it is configuration (e.g. /etc/hdfl/roster), not state.
  */
@@ -26,17 +28,27 @@ public final class Roster {
 
   private final Path dir;
   private final Map<String, PublicKey> keys;
+  private final Map<String, PublicKey> signingKeys;
+  private final KeyDirectory signingDir;
   private final Set<String> revoked;
 
-  private Roster(Path dir, Map<String, PublicKey> keys, Set<String> revoked) {
+  private Roster(Path dir, Map<String, PublicKey> keys, Map<String, PublicKey> signingKeys, KeyDirectory signingDir,
+      Set<String> revoked) {
     this.dir = dir;
     this.keys = keys;
+    this.signingKeys = signingKeys;
+    this.signingDir = signingDir;
     this.revoked = revoked;
   }
 
-  /** An in-memory roster (a simulation's peers). */
+  /** An in-memory roster of X25519 keys only (no broadcast can be verified against it). */
   public static Roster of(Map<String, PublicKey> agreementKeys) {
-    return new Roster(null, new HashMap<>(agreementKeys), Set.of());
+    return of(agreementKeys, Map.of());
+  }
+
+  /** An in-memory roster (a simulation's peers): X25519 and Ed25519 public keys by peer id. */
+  public static Roster of(Map<String, PublicKey> agreementKeys, Map<String, PublicKey> signingKeys) {
+    return new Roster(null, new HashMap<>(agreementKeys), Map.copyOf(signingKeys), null, Set.of());
   }
 
   /**
@@ -68,7 +80,33 @@ public final class Roster {
         revoked.add(id);
       }
     }
-    return new Roster(dir, new HashMap<>(), Set.copyOf(revoked));
+    return new Roster(dir, new HashMap<>(), Map.of(), KeyDirectory.open(dir), Set.copyOf(revoked));
+  }
+
+  /**
+   * The Ed25519 key broadcasts from {@code peerId} are signed with.
+   *
+   * @throws SealException ({@link SealException.Reason#NOT_ADMITTED}) if the peer is revoked or has no key here
+   */
+  public PublicKey signingKey(String peerId) throws SealException {
+    if (revoked.contains(peerId)) {
+      throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' is revoked in the roster");
+    }
+    PublicKey k = signingKeys.get(peerId);
+    if (k != null) {
+      return k;
+    }
+    if (signingDir != null && LedgerEntry.isValidId(peerId)) {
+      try {
+        var found = signingDir.find(peerId);
+        if (found.isPresent()) {
+          return found.get();
+        }
+      } catch (IOException | IllegalArgumentException e) {
+        throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "': " + e.getMessage());
+      }
+    }
+    throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' has no signing key in the roster");
   }
 
   /**

@@ -15,7 +15,9 @@ public final class SealException extends Exception {
     /** The tag does not verify: altered, or not sealed by the named sender. */
     AUTHENTICATION_FAILED,
     /** The same sealed frame was already accepted. */
-    REPLAYED
+    REPLAYED,
+    /** A broadcast model without a valid signature of an admitted sender. */
+    BAD_SIGNATURE
   }
 
   private final Reason reason;

@@ -104,6 +104,28 @@ class EncryptedFederationTest {
   }
 
   @Test
+  void starClientsIgnoreAGlobalModelNoAdmittedPeerSigned() throws Exception {
+    List<EncodedSet> shards = FederationFixture.shards(3, 40);
+    FederationSettings plain = FederationFixture.star(2, 10).build();
+    Simulation.Result reference = FederationFixture.run(plain, shards, new LoopbackBroker()::connect);
+    FederationSettings sealed = FederationFixture.star(2, 10).encryption(HopAead.AES_256_GCM).build();
+    LoopbackBroker broker = new LoopbackBroker();
+    var spec = FederationFixture.spec();
+    float[] garbage = new float[FederationFixture.CLASSES * FederationFixture.DIM];
+    java.util.Arrays.fill(garbage, -5f);
+    // An outsider's round-1 "global model", published retained before the aggregator starts.
+    byte[] forged = EnvelopeCodec.encode(new ModelEnvelope(ModelEnvelope.Kind.GLOBAL_MODEL, sealed.federation(),
+        "aggregator", 1, 1, spec.kind().id(), spec.features(), spec.basisSeed(), spec.dim(), FederationFixture.CLASSES,
+        0.0, 0, List.of(), null, garbage));
+    try (Transport attacker = broker.connect("attacker")) {
+      attacker.publish(new Topics(sealed.federation()).starGlobal(), forged, 1, true);
+      Simulation.Result r = FederationFixture.run(sealed, shards, broker::connect);
+      assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), "the forged global changed nothing");
+      assertTrue(FederationFixture.verify(r, sealed, dir).ok());
+    }
+  }
+
+  @Test
   void anOutsiderCannotInjectAModel() throws Exception {
     List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
     FederationSettings plainSettings = FederationFixture.ring(ScheduleMode.NONE, 2).build();

@@ -69,7 +69,21 @@ public final class PeerKeys {
 
   /** Ed25519 signature of {@code data}, base64 (88 characters). */
   public String sign(byte[] data) {
-    return Base64.getEncoder().encodeToString(Ed25519.sign(seed, data));
+    return Base64.getEncoder().encodeToString(signature(data));
+  }
+
+  /** Ed25519 signature of {@code data}, 64 bytes. */
+  public byte[] signature(byte[] data) {
+    return Ed25519.sign(seed, data);
+  }
+
+  /** Whether {@code signature} (64 bytes) is a valid Ed25519 signature of {@code data} under {@code key}. */
+  public static boolean verify(PublicKey key, byte[] data, byte[] signature) {
+    try {
+      return Ed25519.verify(Ed25519.rawPublic(key), data, signature);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** Whether {@code base64Signature} is a valid Ed25519 signature of {@code data} under {@code key}. */
@@ -80,13 +94,7 @@ public final class PeerKeys {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    byte[] raw;
-    try {
-      raw = Ed25519.rawPublic(key);
-    } catch (IllegalArgumentException e) {
-      return false; // not an Ed25519 key
-    }
-    return Ed25519.verify(raw, data, sig);
+    return verify(key, data, sig);
   }
 
   /**
