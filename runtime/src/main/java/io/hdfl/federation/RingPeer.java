@@ -95,8 +95,8 @@ public final class RingPeer implements AutoCloseable {
 
   /** Subscribes to the inbox and the ack topic. */
   public void start() throws TransportException {
-    ctx.transport().subscribe(topics.ringAck(ctx.id()), 1, (topic, payload, retained) -> onAck(payload));
-    ctx.transport().subscribe(topics.ringIn(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
+    ctx.transport().subscribe(topics.ringAcks(ctx.id()), 1, (topic, payload, retained) -> onAck(payload));
+    ctx.transport().subscribe(topics.ringInbox(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed) {
         worker.execute(() -> onModel(payload));
       }
@@ -263,7 +263,7 @@ public final class RingPeer implements AutoCloseable {
     for (int attempt = 0; attempt < ACK_ATTEMPTS; attempt++) {
       CompletableFuture<Void> acked = new CompletableFuture<>();
       pendingAcks.put(step, acked);
-      ctx.frames().publish(topics.ringIn(nextId), ctx.sealFor(nextId, frame), 1, false);
+      ctx.frames().publish(topics.ringIn(nextId, ctx.id()), ctx.sealFor(nextId, frame), 1, false);
       try {
         acked.get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
         return true;
@@ -301,7 +301,7 @@ public final class RingPeer implements AutoCloseable {
         received.step(), s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), received.dim(),
         received.classes(), 0, 0, List.of(), null, null);
     try {
-      ctx.transport().publish(topics.ringAck(received.sender()), ctx.sealFor(received.sender(), EnvelopeCodec.encode(ack)),
+      ctx.transport().publish(topics.ringAck(received.sender(), ctx.id()), ctx.sealFor(received.sender(), EnvelopeCodec.encode(ack)),
           1, false);
     } catch (SealException e) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": cannot encrypt an ack for " + received.sender() + ": "

@@ -129,7 +129,7 @@ public final class Simulation {
       });
       recorder.subscribe(topics.allLedgers(), 1,
           (topic, payload, retained) -> ledgerLines.add(new String(payload, StandardCharsets.US_ASCII)));
-      String roundTopic = settings.topology() == Topology.RING ? topics.ringIn(ids.get(0)) : topics.starGlobal();
+      String roundTopic = settings.topology() == Topology.RING ? topics.ringInbox(ids.get(0)) : topics.starGlobal();
       recorder.subscribe(roundTopic, 1, recorderFrames.receiver((topic, payload, retained) -> {
         try {
           byte[] frame = payload;

@@ -18,14 +18,28 @@ public final class Topics {
     return root + "peers/" + id;
   }
 
-  /** Ring: model handoff into peer {@code id} (QoS 1, dedup by step). */
-  public String ringIn(String id) {
-    return root + "ring/" + id + "/in";
+  /**
+   * Ring: the model {@code from} hands to peer {@code to} (QoS 1, dedup by step). The sender is part
+   * of the topic so that a broker ACL can let each peer write only under its own id ({@code
+   * deploy/mosquitto/acl}).
+   */
+  public String ringIn(String to, String from) {
+    return root + "ring/" + to + "/in/" + from;
   }
 
-  /** Ring: application acknowledgements to peer {@code id}. */
-  public String ringAck(String id) {
-    return root + "ring/" + id + "/ack";
+  /** Ring: everything handed to peer {@code to} (a subscription filter). */
+  public String ringInbox(String to) {
+    return root + "ring/" + to + "/in/+";
+  }
+
+  /** Ring: the application acknowledgement {@code from} sends to peer {@code to}. */
+  public String ringAck(String to, String from) {
+    return root + "ring/" + to + "/ack/" + from;
+  }
+
+  /** Ring: every acknowledgement sent to peer {@code to} (a subscription filter). */
+  public String ringAcks(String to) {
+    return root + "ring/" + to + "/ack/+";
   }
 
   /** Star: the retained global model. */

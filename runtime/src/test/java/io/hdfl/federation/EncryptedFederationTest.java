@@ -64,8 +64,8 @@ class EncryptedFederationTest {
       MqttSettings base = MqttSettings.builder(broker.uri()).build();
       try (Transport observer = MqttTransport.connect(base.withClientId("observer"))) {
         Topics t = new Topics(sealed.federation());
-        List<byte[]> hops = watch(observer, t.ringIn("+"));
-        List<byte[]> acks = watch(observer, t.ringAck("+"));
+        List<byte[]> hops = watch(observer, t.ringInbox("+"));
+        List<byte[]> acks = watch(observer, t.ringAcks("+"));
         Simulation.Result r = FederationFixture.run(sealed, shards, id -> MqttTransport.connect(base.withClientId(id)));
         assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), "encryption changes no model");
         assertTrue(FederationFixture.verify(r, sealed, dir).ok());
@@ -143,13 +143,13 @@ class EncryptedFederationTest {
     try (Transport attacker = broker.connect("attacker")) {
       Topics t = new Topics(sealed.federation());
       java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
-      attacker.subscribe(t.ringIn("peer-002"), 1, (topic, payload, retained) -> {
+      attacker.subscribe(t.ringInbox("peer-002"), 1, (topic, payload, retained) -> {
         if (once.getAndSet(true)) {
           return;
         }
         try {
           for (int p = 1; p <= PEERS; p++) {
-            attacker.publish(t.ringIn(String.format("peer-%03d", p)), forged, 1, false);
+            attacker.publish(t.ringIn(String.format("peer-%03d", p), "peer-001"), forged, 1, false);
           }
         } catch (Exception e) {
           throw new IllegalStateException(e);
