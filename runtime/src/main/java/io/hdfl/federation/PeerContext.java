@@ -12,6 +12,7 @@ import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.ledger.PrivacyLedger;
 import io.hdfl.privacy.noise.NoiseSource;
 import io.hdfl.transport.Transport;
+import io.hdfl.transport.TransportException;
 import java.util.function.Consumer;
 
 /**
@@ -35,6 +36,42 @@ public record PeerContext(
   public PeerContext(String id, FederationSettings settings, Transport transport, PeerKeys keys, NoiseSource noise,
       VectorKernels kernels, Consumer<RoundReport> reports, FrameChannel frames) {
     this(id, settings, transport, keys, noise, kernels, reports, frames, null);
+  }
+
+  /**
+   * Publishes until the broker has it: while this peer's own connection is down (a broker restart,
+   * a Wi-Fi drop) it waits for the transport to reconnect and tries again, so no model, update or
+   * ledger line is lost to an outage. QoS 1 plus dedup by step make a repeat harmless.
+   *
+   * @param chunked through {@link #frames()} (model frames) rather than the plain transport
+   * @throws InterruptedException if the peer is shut down meanwhile
+   */
+  void publishReliably(String topic, byte[] payload, boolean retained, boolean chunked) throws InterruptedException {
+    boolean logged = false;
+    while (true) {
+      try {
+        if (chunked) {
+          frames.publish(topic, payload, 1, retained);
+        } else {
+          transport.publish(topic, payload, 1, retained);
+        }
+        return;
+      } catch (TransportException e) {
+        if (!logged) {
+          LOG.log(System.Logger.Level.WARNING, id + ": could not publish to " + topic + " (" + e.getMessage()
+              + "); retrying once reconnected");
+          logged = true;
+        }
+        awaitConnected();
+      }
+    }
+  }
+
+  /** Returns once this peer's transport is connected (at once if it is). */
+  void awaitConnected() throws InterruptedException {
+    while (!transport.isConnected()) {
+      Thread.sleep(50);
+    }
   }
 
   /** Whether frames addressed to one peer are end-to-end encrypted. */

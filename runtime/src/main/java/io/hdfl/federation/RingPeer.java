@@ -39,6 +39,12 @@ import java.util.concurrent.TimeoutException;
 public final class RingPeer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
   private static final int ACK_ATTEMPTS = 2;
+  /**
+   * After this peer's own connection came back, unanswered hand-offs do not count for this long: the
+   * outage was probably the broker's, and the other peers are reconnecting too (Paho's back-off
+   * reaches {@code MqttSettings#maxReconnectDelay}, 8 s by default).
+   */
+  static final java.time.Duration RECONNECT_GRACE = java.time.Duration.ofSeconds(20);
 
   private final PeerContext ctx;
   private final List<String> order;
@@ -50,6 +56,9 @@ public final class RingPeer implements AutoCloseable {
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile long lastStep = -1;
+  /** Connection losses of this peer's transport seen so far, and when the last one was noticed. */
+  private long knownLosses;
+  private long reconnectedAt = System.nanoTime() - RECONNECT_GRACE.toNanos();
   private final io.hdfl.privacy.ledger.PrivacyLedger archive;
   /**
    * prev_hash of every chain entry this peer has seen: in a linear chain each parent is extended
@@ -191,11 +200,12 @@ public final class RingPeer implements AutoCloseable {
       tail.remove(0);
     }
     try {
-      ctx.transport().publish(topics.ledger(ctx.id()), out.line().text().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
-          1, false);
+      ctx.publishReliably(topics.ledger(ctx.id()), out.line().text().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+          false, false);
       forward(model, out, round, step, tail);
-    } catch (TransportException e) {
-      LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": could not pass the model on: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shut down: this peer's work ends here
+      return;
     }
     TransportStats now = ctx.transport().stats();
     TransportStats io = now.since(lastStats);
@@ -228,7 +238,7 @@ public final class RingPeer implements AutoCloseable {
 
   /** Hands the model to the next live peer, or publishes it as final after the last step of round R. */
   private void forward(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
-      throws TransportException {
+      throws InterruptedException {
     var s = ctx.settings();
     for (int hop = 1; hop < order.size() + 1; hop++) {
       int next = (index + hop) % order.size();
@@ -254,24 +264,46 @@ public final class RingPeer implements AutoCloseable {
     publishFinal(model, out, round, step, tail); // nobody else is alive
   }
 
+  /** Starts the reconnect grace when this peer's transport has lost its connection since last looked. */
+  private void noteReconnects() {
+    long losses = ctx.transport().connectionLosses();
+    if (losses != knownLosses) {
+      knownLosses = losses;
+      reconnectedAt = System.nanoTime();
+    }
+  }
+
   /**
-   * Publishes the frame to {@code nextId} until it acknowledges (at most {@link #ACK_ATTEMPTS} times).
+   * Publishes the frame to {@code nextId} until it acknowledges; false once {@link #ACK_ATTEMPTS}
+   * attempts went unanswered while this peer's own connection stayed up. An attempt during which
+   * this peer's connection dropped (a broker restart, say) does not count against the next peer:
+   * this peer waits to reconnect and tries again, since it holds the ring's only copy of the model.
    * Each attempt is sealed afresh: a receiver refuses a replayed sealed frame, but a resent step is
    * acknowledged again and never trained twice.
    */
-  private boolean deliver(String nextId, byte[] frame, long step) throws TransportException, SealException {
-    for (int attempt = 0; attempt < ACK_ATTEMPTS; attempt++) {
+  private boolean deliver(String nextId, byte[] frame, long step) throws SealException, InterruptedException {
+    int unanswered = 0;
+    while (unanswered < ACK_ATTEMPTS) {
+      noteReconnects();
+      long losses = ctx.transport().connectionLosses();
       CompletableFuture<Void> acked = new CompletableFuture<>();
       pendingAcks.put(step, acked);
-      ctx.frames().publish(topics.ringIn(nextId, ctx.id()), ctx.sealFor(nextId, frame), 1, false);
       try {
+        ctx.frames().publish(topics.ringIn(nextId, ctx.id()), ctx.sealFor(nextId, frame), 1, false);
         acked.get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
         return true;
+      } catch (TransportException e) {
+        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": could not hand step " + step + " to " + nextId + " ("
+            + e.getMessage() + "); retrying once reconnected");
+        ctx.awaitConnected();
+        noteReconnects();
       } catch (TimeoutException e) {
-        // retry once: QoS 1 plus step dedup makes a resend harmless
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
+        if (ctx.transport().connectionLosses() != losses || !ctx.transport().isConnected()) {
+          ctx.awaitConnected();
+          noteReconnects();
+        } else if (System.nanoTime() - reconnectedAt >= RECONNECT_GRACE.toNanos()) {
+          unanswered++;
+        } // else: within the grace after this peer's own outage the next peer is likely reconnecting too
       } catch (java.util.concurrent.ExecutionException e) {
         return false;
       } finally {
@@ -282,9 +314,9 @@ public final class RingPeer implements AutoCloseable {
   }
 
   private void publishFinal(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
-      throws TransportException {
+      throws InterruptedException {
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, model, out, round, step, tail);
-    ctx.frames().publish(topics.finalModel(), ctx.broadcastFrame(env), 1, true);
+    ctx.publishReliably(topics.finalModel(), ctx.broadcastFrame(env), true, true);
   }
 
   private ModelEnvelope envelope(ModelEnvelope.Kind kind, ClassPrototypes model, LocalUpdate.Outcome out, int round,

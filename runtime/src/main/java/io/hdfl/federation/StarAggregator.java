@@ -194,7 +194,7 @@ public final class StarAggregator implements AutoCloseable {
       ledger.appendLine(line);
       published.add(line.text());
       for (String text : published) {
-        ctx.transport().publish(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), 1, false);
+        ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);
       }
       ctx.reports().accept(new RoundReport(ctx.id(), round, round, 0, 0, Double.NaN, "", 0, 0, absorbed,
           dec.required(), dec.presentAfter(), dec.added()));
@@ -207,7 +207,9 @@ public final class StarAggregator implements AutoCloseable {
       } else {
         publish(ModelEnvelope.Kind.GLOBAL_MODEL, avg, List.of(lastAggregateLine));
       }
-    } catch (java.io.IOException | TransportException | RuntimeException e) {
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shut down
+    } catch (java.io.IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "aggregator: round " + round + " failed: " + e.getMessage());
     }
   }
@@ -221,9 +223,9 @@ public final class StarAggregator implements AutoCloseable {
     byte[] frame = ctx.broadcastFrame(env);
     currentGlobal = kind == ModelEnvelope.Kind.FINAL_MODEL ? null : frame;
     try {
-      ctx.frames().publish(topic, frame, 1, true);
-    } catch (TransportException e) {
-      LOG.log(System.Logger.Level.ERROR, "aggregator: could not publish the " + kind + ": " + e.getMessage());
+      ctx.publishReliably(topic, frame, true, true);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shut down
     }
   }
 

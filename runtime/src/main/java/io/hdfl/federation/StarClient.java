@@ -92,12 +92,13 @@ public final class StarClient implements AutoCloseable {
         out.after().presentVariance(), out.after().samplesAbsorbed(), List.of(out.line().text()), null,
         model.toArray());
     try {
-      ctx.frames().publish(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), 1, false);
+      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), false, true);
     } catch (SealException e) {
       LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for " + env.sender() + ": "
           + e.getMessage());
-    } catch (TransportException e) {
-      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": could not publish its update: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
     }
     TransportStats now = ctx.transport().stats();
     TransportStats io = now.since(lastStats);

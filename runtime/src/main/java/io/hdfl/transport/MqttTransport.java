@@ -59,6 +59,8 @@ public final class MqttTransport implements Transport {
 
   private record Subscription(String filter, int qos, MessageHandler handler) {}
 
+  private final java.util.concurrent.atomic.AtomicLong losses = new java.util.concurrent.atomic.AtomicLong();
+
   private final MqttSettings settings;
   private final MqttAsyncClient client;
   private final Supplier<Socket> currentSocket;
@@ -228,8 +230,9 @@ public final class MqttTransport implements Transport {
         }
         permit = true;
       }
+      long lossesBefore = losses.get();
       IMqttDeliveryToken token = client.publish(topic, payload, qos, retained);
-      token.waitForCompletion(settings.operationTimeout().toMillis());
+      awaitDelivery(token, topic, lossesBefore);
     } catch (MqttException e) {
       throw failure("publish to " + topic, e);
     } catch (InterruptedException e) {
@@ -439,6 +442,42 @@ public final class MqttTransport implements Transport {
     return nl < 0 ? s : s.substring(0, nl);
   }
 
+  /**
+   * Waits for a publish to be confirmed, in short slices: if the connection is lost meanwhile, Paho
+   * (clean session) may never complete the token, so the wait ends at once with a TransportException
+   * ("not confirmed": it may or may not have reached the broker) instead of blocking for the whole
+   * operation timeout; the protocols retry after reconnecting and deduplicate.
+   */
+  private void awaitDelivery(IMqttDeliveryToken token, String topic, long lossesBefore)
+      throws MqttException, TransportException {
+    long deadline = System.nanoTime() + settings.operationTimeout().toNanos();
+    while (!token.isComplete()) {
+      if (losses.get() != lossesBefore || closed) {
+        throw new TransportException("publish to " + topic + " not confirmed: the connection to " + settings.uri()
+            + " was lost meanwhile");
+      }
+      long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+      if (leftMs <= 0) {
+        throw new TransportException("publish to " + topic + " not confirmed within " + settings.operationTimeout());
+      }
+      try {
+        token.waitForCompletion(Math.min(100, leftMs));
+      } catch (MqttException e) {
+        if (e.getReasonCode() != MqttException.REASON_CODE_CLIENT_TIMEOUT) {
+          throw e;
+        }
+      }
+    }
+    if (token.getException() != null) {
+      throw token.getException();
+    }
+  }
+
+  @Override
+  public long connectionLosses() {
+    return losses.get();
+  }
+
   @Override
   public String toString() {
     return "MqttTransport[" + settings.clientId() + " @ " + settings.uri() + (closed ? ", closed" : "") + "]";
@@ -450,6 +489,7 @@ public final class MqttTransport implements Transport {
       if (closed) {
         return;
       }
+      losses.incrementAndGet();
       if (snapshot.length > 0) {
         restoring = true; // isConnected() stays false until restoreSubscriptions() is done
       }

@@ -28,6 +28,15 @@ public interface Transport extends AutoCloseable {
   /** Whether the transport is connected now. */
   boolean isConnected();
 
+  /**
+   * How many times the connection was lost since this transport was created (0 for a transport
+   * that cannot lose it). A protocol compares two readings to tell "the other side did not answer"
+   * from "my own connection dropped meanwhile".
+   */
+  default long connectionLosses() {
+    return 0;
+  }
+
   /** Disconnects cleanly (no last will); idempotent. */
   @Override
   void close();

@@ -44,6 +44,11 @@ abstract class ForwardingTransport implements Transport {
   }
 
   @Override
+  public long connectionLosses() {
+    return inner.connectionLosses();
+  }
+
+  @Override
   public void close() {
     inner.close();
   }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * kill and restart, and always stops. Tests assume it is installed ({@link #binary()}); {@code
  * .ci/run} installs Debian's {@code mosquitto} when it is missing.
  */
-final class MosquittoProcess implements AutoCloseable {
+public final class MosquittoProcess implements AutoCloseable {
   private final Path config;
   private final Path log;
   private final int port;
@@ -29,7 +29,7 @@ final class MosquittoProcess implements AutoCloseable {
   }
 
   /** The mosquitto executable, if installed. */
-  static Optional<Path> binary() {
+  public static Optional<Path> binary() {
     for (String candidate : List.of("/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto")) {
       Path p = Path.of(candidate);
       if (Files.isExecutable(p)) {
@@ -40,7 +40,7 @@ final class MosquittoProcess implements AutoCloseable {
   }
 
   /** A free TCP port on the loopback (there is a small race until Mosquitto binds it). */
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(true);
       s.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -48,19 +48,33 @@ final class MosquittoProcess implements AutoCloseable {
     }
   }
 
+  /** A plain-TCP broker on a free loopback port: anonymous clients, no persistence, written into {@code dir}. */
+  public static MosquittoProcess startPlain(Path dir) throws IOException, InterruptedException {
+    int port = freePort();
+    Path conf = dir.resolve("mosquitto.conf");
+    Files.writeString(conf, "listener " + port + " 127.0.0.1\nallow_anonymous true\npersistence false\n"
+        + "max_queued_messages 10000\n" + ("root".equals(System.getProperty("user.name")) ? "user root\n" : ""));
+    return start(conf, port);
+  }
+
+  /** The broker's URL. */
+  public String uri() {
+    return "tcp://127.0.0.1:" + port;
+  }
+
   /** Starts Mosquitto with {@code config} (which must listen on {@code port}) and waits until it accepts connections. */
-  static MosquittoProcess start(Path config, int port) throws IOException, InterruptedException {
+  public static MosquittoProcess start(Path config, int port) throws IOException, InterruptedException {
     MosquittoProcess m = new MosquittoProcess(config, config.resolveSibling("mosquitto.log"), port);
     m.restart();
     return m;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
   /** Kills the broker at once (SIGKILL: no clean shutdown, no persistence flush). */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     if (process != null && process.isAlive()) {
       process.destroyForcibly();
       process.waitFor(5, TimeUnit.SECONDS);
@@ -68,7 +82,7 @@ final class MosquittoProcess implements AutoCloseable {
   }
 
   /** Starts the broker again (after {@link #kill}) and waits until it accepts connections. */
-  void restart() throws IOException, InterruptedException {
+  public void restart() throws IOException, InterruptedException {
     kill();
     Path exe = binary().orElseThrow(() -> new IllegalStateException("mosquitto is not installed"));
     process = new ProcessBuilder(exe.toString(), "-c", config.toString())
@@ -88,7 +102,7 @@ final class MosquittoProcess implements AutoCloseable {
     throw new IllegalStateException("mosquitto did not listen on " + port + " within 10 s: " + Files.readString(log));
   }
 
-  String logText() throws IOException {
+  public String logText() throws IOException {
     return Files.exists(log) ? Files.readString(log) : "";
   }
 
