@@ -193,7 +193,8 @@ public final class Ads1115 implements InputDevice {
         clipLogged = true;
         LOG.log(System.Logger.Level.WARNING, "hdfl signal: " + name + " input " + input + " ('"
             + config.channels().get(index).channel().name() + "') is at full scale " + config.gain()
-            + ": readings clip; choose a wider range (logged once, counted in clippedConversions())");
+            + ": readings clip; " + (config.gain() == Ads1115Gain.FSR_6_144 ? "the input exceeds the widest range"
+            : "choose a wider range") + " (logged once, counted in clippedConversions())");
       }
     }
     return code;
