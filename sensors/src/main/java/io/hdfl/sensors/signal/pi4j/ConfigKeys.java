@@ -20,8 +20,7 @@ final class ConfigKeys {
 
   /** @throws IllegalArgumentException if a key under {@code prefix} is not in {@code known} */
   ConfigKeys(Properties properties, String prefix, Set<String> known) {
-    this.properties = properties;
-    this.prefix = prefix;
+    this(properties, prefix);
     Set<String> unknown = new TreeSet<>();
     for (String k : properties.stringPropertyNames()) {
       if (k.startsWith(prefix) && !known.contains(k.substring(prefix.length()))) {
@@ -32,6 +31,12 @@ final class ConfigKeys {
       throw new IllegalArgumentException("unknown key(s) " + unknown + " (known under " + prefix + ": "
           + new TreeSet<>(known) + ")");
     }
+  }
+
+  /** Reads keys under {@code prefix} without checking for unknown ones (the caller has). */
+  ConfigKeys(Properties properties, String prefix) {
+    this.properties = properties;
+    this.prefix = prefix;
   }
 
   /** Whether any key starts with {@code prefix}. */

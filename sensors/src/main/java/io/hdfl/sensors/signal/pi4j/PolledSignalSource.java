@@ -8,9 +8,12 @@ import io.hdfl.sensors.signal.SignalTimeoutException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A {@link SignalSource} that samples {@link InputDevice}s (ADCs, digital inputs) at a fixed rate:
@@ -248,10 +251,14 @@ public final class PolledSignalSource implements SignalSource {
     }
   }
 
-  /** Closes everything given, in order, even when one fails; returns the first failure. */
+  /** Closes everything given (each once), in order, even when one fails; returns the first failure. */
   static Exception closeAll(List<InputDevice> devices, LabelProvider labels, Context context) {
     Exception first = null;
+    Set<InputDevice> closed = Collections.newSetFromMap(new IdentityHashMap<>());
     for (InputDevice d : devices) {
+      if (!closed.add(d)) {
+        continue;
+      }
       try {
         d.close();
       } catch (RuntimeException e) {
