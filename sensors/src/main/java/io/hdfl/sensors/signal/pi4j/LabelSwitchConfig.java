@@ -73,6 +73,9 @@ public final class LabelSwitchConfig {
     PullResistance pull = k.parsed("pull", GpioPin::parsePull, PullResistance.OFF);
     boolean activeLow = k.flag("active-low", false);
     int debounce = k.integer("debounce", (int) GpioPin.DEFAULT_DEBOUNCE_MICROS);
+    if (debounce < 0 || debounce > 1_000_000) {
+      throw k.bad("debounce", "must be 0..1000000 µs, got " + debounce);
+    }
     Builder b = builder();
     for (String p : k.required("pins").split(",", -1)) {
       try {

@@ -159,8 +159,9 @@ public final class PolledSignalSource implements SignalSource {
       anchorEpochNanos = clock.epochNanos();
     }
     long waitStart = clock.nanoTime();
+    long now;
     while (true) {
-      long now = clock.nanoTime();
+      now = clock.nanoTime();
       long late = now - due(tick);
       if (late > maxLatenessNanos) {
         skipTo(firstTickFrom(now - maxLatenessNanos), late);
@@ -175,7 +176,7 @@ public final class PolledSignalSource implements SignalSource {
       }
       clock.sleepNanos(Math.min(-late, maxWaitNanos - waited));
     }
-    long start = clock.nanoTime();
+    long start = now; // the reading the lateness was judged on: a sample never starts later than allowed
     maxLatenessSeenNanos = Math.max(maxLatenessSeenNanos, start - due(tick));
     tick++;
     float[] values = new float[channels.size()];
