@@ -62,6 +62,30 @@ public record Channel(String name, String unit) {
     return copy;
   }
 
+  /**
+   * The inverse of {@link #label()}: {@code name[unit]} or {@code name} (no unit); spaces around the
+   * name and the unit are removed, e.g. {@code "spindle_current [A]"} gives {@code spindle_current}
+   * in {@code A}.
+   *
+   * @throws IllegalArgumentException naming the problem (unbalanced brackets, text after {@code ]},
+   *     an empty name, or a name or unit that {@link Channel} rejects)
+   */
+  public static Channel parseLabel(String label) {
+    Objects.requireNonNull(label, "label");
+    String s = label.strip();
+    int open = s.indexOf('[');
+    if (open < 0) {
+      if (s.indexOf(']') >= 0) {
+        throw new IllegalArgumentException("channel '" + label + "' has ']' without '['");
+      }
+      return of(s);
+    }
+    if (!s.endsWith("]") || s.indexOf('[', open + 1) >= 0 || s.indexOf(']') != s.length() - 1) {
+      throw new IllegalArgumentException("channel '" + label + "' is not name or name[unit]");
+    }
+    return new Channel(s.substring(0, open).strip(), s.substring(open + 1, s.length() - 1).strip());
+  }
+
   /** {@code name[unit]}, or the name alone when there is no unit (the CSV header form). */
   public String label() {
     return unit.isEmpty() ? name : name + "[" + unit + "]";

@@ -10,7 +10,10 @@
  *       {@link io.hdfl.sensors.signal.RecordedSignalSource}: hdfl's compact binary recording format
  *       (HDSG, checksummed records, layout on the recorder);
  *   <li>{@link io.hdfl.sensors.signal.CsvSignalSource}: CSV files with a header of {@code name[unit]}
- *       columns, a timestamp column and an optional label column.
+ *       columns, a timestamp column and an optional label column;
+ *   <li>{@link io.hdfl.sensors.signal.pi4j}: hardware sources through Pi4J (ADS1115 and MCP3008 ADCs,
+ *       GPIO inputs, a label switch) sampled at a fixed rate by
+ *       {@link io.hdfl.sensors.signal.pi4j.PolledSignalSource}.
  * </ul>
  *
  * <p>Replays and the simulator deliver as fast as possible, at real time or accelerated

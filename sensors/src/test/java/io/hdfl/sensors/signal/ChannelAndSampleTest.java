@@ -34,6 +34,25 @@ class ChannelAndSampleTest {
   }
 
   @Test
+  void labelsParseBackToChannels() {
+    assertEquals(new Channel("spindle_current", "A"), Channel.parseLabel("spindle_current[A]"));
+    assertEquals(new Channel("temp", "°C"), Channel.parseLabel(" temp [ °C ] "));
+    assertEquals(Channel.of("flag"), Channel.parseLabel("flag"));
+    assertEquals(Channel.of("x"), Channel.parseLabel("x[]"));
+    for (Channel c : List.of(new Channel("S.torque", "Nm"), Channel.of("a b"))) {
+      assertEquals(c, Channel.parseLabel(c.label()));
+    }
+    assertEquals("channel 'a[V' is not name or name[unit]",
+        assertThrows(IllegalArgumentException.class, () -> Channel.parseLabel("a[V")).getMessage());
+    assertEquals("channel 'a[V]x' is not name or name[unit]",
+        assertThrows(IllegalArgumentException.class, () -> Channel.parseLabel("a[V]x")).getMessage());
+    assertEquals("channel 'aV]' has ']' without '['",
+        assertThrows(IllegalArgumentException.class, () -> Channel.parseLabel("aV]")).getMessage());
+    assertEquals("channel name is empty",
+        assertThrows(IllegalArgumentException.class, () -> Channel.parseLabel("[V]")).getMessage());
+  }
+
+  @Test
   void channelListsAreNonEmptyBoundedAndUnique() {
     List<Channel> ok = List.of(Channel.of("a"), new Channel("b", "V"));
     assertEquals(ok, Channel.checkList(ok));
