@@ -106,6 +106,12 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--deadline", defaultValue = "30", description = "Star: seconds to wait past the quorum (default: ${DEFAULT-VALUE}).")
   long deadlineSeconds;
 
+  @Option(names = "--source", paramLabel = "synthetic-machining",
+      description = "Learn from a live signal source instead of --train/--test: synthetic-machining is one "
+          + "simulated CNC machine per peer (90 signals at 500 Hz, windows of 10, 3 quality classes; star clients "
+          + "take --per-round new windows each round, ring peers a shard of that many).")
+  String source;
+
   @Option(names = "--encryption", defaultValue = "none", paramLabel = "none|auto|aes-gcm|chacha20-poly1305",
       description = "End-to-end encryption of hops (ring models and acks, star updates), with fresh keys per run "
           + "(default: ${DEFAULT-VALUE}; 'hdfl peer' encrypts by default).")
@@ -154,9 +160,12 @@ final class SimulateCommand implements Callable<Integer> {
       case "noniid", "non-iid" -> Partitioner.Scheme.NON_IID;
       default -> throw new IllegalArgumentException("--split must be iid or noniid, got '" + split + "'");
     };
+    if (source != null && (train != null || test != null)) {
+      throw new IllegalArgumentException("--source replaces --train/--test; give one or the other");
+    }
     RunPlan plan = new RunPlan(settings, trainFile, testFile, scheme, peers, transport, broker, noise, prof,
         threads == null ? Runtime.getRuntime().availableProcessors() : threads, Duration.ofSeconds(timeoutSeconds),
-        outDir);
+        outDir, source);
     RunResult r = new FederatedRun(VectorKernelsProvider.get()).execute(plan, new RunProgress() {
       @Override
       public void stage(String what) {

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * each class's samples in a seeded shuffled order). When the shard is exhausted the stream starts
  * over; the accountant counts samples with repetition either way.
  */
-final class SampleStream {
+final class SampleStream implements LocalStream {
   private final EncodedSet data;
   private final int[] order;
   private int cursor;
@@ -46,7 +46,8 @@ final class SampleStream {
   }
 
   /** The next {@code count} samples. */
-  EncodedSet next(long count) {
+  @Override
+  public EncodedSet next(long count) {
     if (count > Integer.MAX_VALUE / Math.max(1, data.dim())) {
       throw new IllegalArgumentException("too many samples per round: " + count);
     }

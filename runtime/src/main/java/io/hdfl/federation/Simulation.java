@@ -52,6 +52,8 @@ public final class Simulation {
 
   private final FederationSettings settings;
   private final List<EncodedSet> shards;
+  /** Peers (ring) or clients (star). */
+  private final int peers;
   private final int classes;
   private final PeerConnector connector;
   private final VectorKernels kernels;
@@ -59,6 +61,7 @@ public final class Simulation {
   /** This run's X25519 keys and roster (encrypted hops only). */
   private Map<String, HopKeys> hopKeys = Map.of();
   private Roster roster;
+  private List<LocalStream> streams;
 
   /**
    * @param shards one encoded shard per peer (ring) or client (star)
@@ -66,9 +69,15 @@ public final class Simulation {
    */
   public Simulation(FederationSettings settings, List<EncodedSet> shards, int classes, PeerConnector connector,
       VectorKernels kernels, Function<String, NoiseSource> noise) {
+    this(settings, shards, classes, connector, kernels, noise, shards.size());
     if (shards.isEmpty()) {
       throw new IllegalArgumentException("a federation needs at least one peer");
     }
+  }
+
+  private Simulation(FederationSettings settings, List<EncodedSet> shards, int classes, PeerConnector connector,
+      VectorKernels kernels, Function<String, NoiseSource> noise, int peers) {
+    this.peers = peers;
     this.settings = settings;
     this.shards = List.copyOf(shards);
     this.classes = classes;
@@ -77,11 +86,28 @@ public final class Simulation {
     this.noise = noise;
   }
 
+  /**
+   * A star whose clients learn from {@code streams} (one per client, e.g. live signal sources)
+   * instead of stored shards.
+   */
+  public static Simulation ofStreams(FederationSettings settings, List<? extends LocalStream> streams, int classes,
+      PeerConnector connector, VectorKernels kernels, Function<String, NoiseSource> noise) {
+    if (settings.topology() != Topology.STAR) {
+      throw new IllegalArgumentException("only star clients learn from streams; a ring retrains on stored shards");
+    }
+    if (streams.isEmpty()) {
+      throw new IllegalArgumentException("a federation needs at least one peer");
+    }
+    Simulation sim = new Simulation(settings, List.of(), classes, connector, kernels, noise, streams.size());
+    sim.streams = List.copyOf(streams);
+    return sim;
+  }
+
   /** Peer ids: {@code peer-001 …} (ring) or {@code client-001 …} (star). */
   public List<String> peerIds() {
     List<String> ids = new ArrayList<>();
     String prefix = settings.topology() == Topology.RING ? "peer-" : "client-";
-    for (int i = 1; i <= shards.size(); i++) {
+    for (int i = 1; i <= peers; i++) {
       ids.add(String.format("%s%03d", prefix, i));
     }
     return ids;
@@ -172,7 +198,8 @@ public final class Simulation {
         StarAggregator agg = new StarAggregator(contexts.get("aggregator"), ids.size(), classes);
         running.add(agg);
         for (int i = 0; i < ids.size(); i++) {
-          StarClient c = new StarClient(contexts.get(ids.get(i)), shards.get(i));
+          StarClient c = streams != null ? new StarClient(contexts.get(ids.get(i)), streams.get(i))
+              : new StarClient(contexts.get(ids.get(i)), shards.get(i));
           running.add(c);
           c.start();
         }

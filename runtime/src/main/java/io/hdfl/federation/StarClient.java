@@ -30,7 +30,7 @@ public final class StarClient implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
 
   private final PeerContext ctx;
-  private final SampleStream stream;
+  private final LocalStream stream;
   private final LocalUpdate update;
   private final Topics topics;
   private final ExecutorService worker;
@@ -40,9 +40,15 @@ public final class StarClient implements AutoCloseable {
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
 
+  /** A client learning from a stored shard, L samples a round. */
   public StarClient(PeerContext ctx, EncodedSet data) {
+    this(ctx, new SampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
+  }
+
+  /** A client learning from {@code stream} (e.g. a live signal source), L samples a round. */
+  public StarClient(PeerContext ctx, LocalStream stream) {
     this.ctx = ctx;
-    this.stream = new SampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode());
+    this.stream = stream;
     PrivacyParameters p = ctx.settings().params();
     this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), p, 1.0));
     this.topics = ctx.topics();
@@ -82,7 +88,17 @@ public final class StarClient implements AutoCloseable {
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
         : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
-    EncodedSet fresh = stream.next(ctx.settings().perRound());
+    EncodedSet fresh;
+    try {
+      fresh = stream.next(ctx.settings().perRound());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": its data source failed, so it sits out round " + round
+          + ": " + e.getMessage());
+      return;
+    }
     LocalUpdate.Outcome out = update.apply(model, fresh, true, -1,
         new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed()), round, round, prev,
         ctx.settings().seed() * 1_000_003L + round * 7919L + ctx.id().hashCode());

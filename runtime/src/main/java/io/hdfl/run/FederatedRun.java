@@ -6,6 +6,7 @@ import io.hdfl.data.Partitioner;
 import io.hdfl.federation.FederationSettings;
 import io.hdfl.federation.PeerConnector;
 import io.hdfl.federation.RoundReport;
+import io.hdfl.federation.LiveStream;
 import io.hdfl.federation.Simulation;
 import io.hdfl.federation.Topology;
 import io.hdfl.hd.Classifier;
@@ -46,19 +47,41 @@ public final class FederatedRun {
   }
 
   public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
-    progress.stage("loading data");
-    Dataset train = Datasets.load(plan.train());
-    Dataset test = Datasets.loadCompatible(plan.test(), train);
-    FederationSettings s = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
-    progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + s.encoder().dim());
-    Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
-    EncodedSet all = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(), train.numClasses(),
-        plan.threads());
-    EncodedSet testSet = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), train.numClasses(),
-        plan.threads());
+    FederationSettings s;
+    EncodedSet testSet;
     List<EncodedSet> shards = new ArrayList<>();
-    for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, s.seed()).assign(train)) {
-      shards.add(all.subset(idx));
+    List<LiveStream> streams = null;
+    int classes;
+    if (plan.source() != null) {
+      s = plan.settings().withFeatures(SyntheticMachiningFleet.FEATURES);
+      classes = SyntheticMachiningFleet.CLASSES;
+      progress.stage("starting " + plan.peers() + " synthetic machines (90 signals at 500 Hz, windows of "
+          + SyntheticMachiningFleet.WINDOW + ")");
+      Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
+      SyntheticMachiningFleet.Fleet fleet = SyntheticMachiningFleet.build(s.seed(), plan.peers(), encoder);
+      testSet = fleet.test();
+      streams = fleet.streams();
+      if (s.topology() == Topology.RING) {
+        // ring peers retrain on a shard of their machine's next windows; star clients learn live, round by round
+        for (LiveStream live : streams) {
+          shards.add(live.next(s.perRound()));
+        }
+      }
+    } else {
+      progress.stage("loading data");
+      Dataset train = Datasets.load(plan.train());
+      Dataset test = Datasets.loadCompatible(plan.test(), train);
+      s = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
+      classes = train.numClasses();
+      progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + s.encoder().dim());
+      Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
+      EncodedSet all = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(), train.numClasses(),
+          plan.threads());
+      testSet = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), train.numClasses(),
+          plan.threads());
+      for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, s.seed()).assign(train)) {
+        shards.add(all.subset(idx));
+      }
     }
     Function<String, NoiseSource> noise = plan.noise().equals("secure")
         ? id -> new SecureNoiseSource()
@@ -86,7 +109,9 @@ public final class FederatedRun {
       progress.stage("running " + plan.peers() + " " + (s.topology() == Topology.RING ? "ring peers" : "star clients")
           + " over " + (plan.transport().equals("loopback") ? "the loopback" : broker != null ? "the embedded MQTT broker "
           + broker.uri() : plan.brokerUrl()));
-      sim = new Simulation(s, shards, train.numClasses(), connector, kernels, noise);
+      sim = streams != null && s.topology() == Topology.STAR
+          ? Simulation.ofStreams(s, streams, classes, connector, kernels, noise)
+          : new Simulation(s, shards, classes, connector, kernels, noise);
       result = sim.run((round, model) -> {
         synchronized (evals) {
           if (evals.containsKey(round)) {
@@ -94,13 +119,18 @@ public final class FederatedRun {
           }
           energyAt.put(round, meter.meter().read());
           timeAt.put(round, System.nanoTime());
-          Evaluation e = Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), train.numClasses());
+          Evaluation e = Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), classes);
           evals.put(round, e);
           progress.roundDone(round, s.rounds(), e.accuracy(), (System.nanoTime() - t0) / 1e9);
         }
       }, plan.timeout());
     } finally {
       meter.meter().close();
+      if (streams != null) {
+        for (LiveStream live : streams) {
+          live.close();
+        }
+      }
     }
     List<RoundRow> rows = rows(s, result, evals, energyAt, timeAt, start, t0, profile);
     RunFolder folder = new RunFolder(plan.out());

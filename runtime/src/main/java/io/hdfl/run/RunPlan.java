@@ -26,7 +26,17 @@ public record RunPlan(
     String profile,
     int threads,
     Duration timeout,
-    Path out) {
+    Path out,
+    String source) {
+
+  /** The built-in live signal source {@code simulate --source} names (instead of data files). */
+  public static final String SYNTHETIC_MACHINING = "synthetic-machining";
+
+  /** A run on data files. */
+  public RunPlan(FederationSettings settings, Path train, Path test, Partitioner.Scheme split, int peers, String transport,
+      String brokerUrl, String noise, String profile, int threads, Duration timeout, Path out) {
+    this(settings, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, null);
+  }
 
   public RunPlan {
     if (peers < 1) {
@@ -37,6 +47,9 @@ public record RunPlan(
     }
     if (!noise.equals("seeded") && !noise.equals("secure")) {
       throw new IllegalArgumentException("--noise must be seeded or secure, got '" + noise + "'");
+    }
+    if (source != null && !source.equals(SYNTHETIC_MACHINING)) {
+      throw new IllegalArgumentException("--source must be " + SYNTHETIC_MACHINING + ", got '" + source + "'");
     }
     if (brokerUrl != null && transport.equals("loopback")) {
       throw new IllegalArgumentException("--broker needs --transport mqtt");

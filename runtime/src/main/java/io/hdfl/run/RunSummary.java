@@ -32,7 +32,11 @@ final class RunSummary {
     if (s.topology() == Topology.STAR) {
       row(b, "samples per client per round (L)", String.valueOf(s.perRound()));
     }
-    row(b, "data", plan.train() + " → " + plan.test() + " (" + plan.split().name().toLowerCase(Locale.ROOT) + " split)");
+    row(b, "data", plan.source() != null
+        ? plan.source() + ": one machine per peer, 90 signals at 500 Hz in windows of 10 (900 features), 3 classes; "
+            + "test set: the first windows of every machine"
+            + (plan.settings().topology().id().equals("star") ? "; clients learn from live windows each round" : "")
+        : plan.train() + " → " + plan.test() + " (" + plan.split().name().toLowerCase(Locale.ROOT) + " split)");
     row(b, "encoder", s.encoder().kind().id() + ", D=" + s.encoder().dim() + ", basis seed " + s.encoder().basisSeed());
     row(b, "retraining epochs per round", String.valueOf(s.retrainEpochs()));
     row(b, "privacy", privacyLine(s));

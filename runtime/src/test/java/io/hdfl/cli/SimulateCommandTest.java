@@ -80,4 +80,29 @@ class SimulateCommandTest {
     assertEquals(2, t.code());
     assertTrue(t.err().contains("--transport"), t.err());
   }
+
+  @Test
+  void aStarLearnsFromLiveSyntheticMachinesEndToEnd() throws Exception {
+    Path out = dir.resolve("machining");
+    CliRun r = CliRun.of("simulate", "--source", "synthetic-machining", "--peers", "3", "--topology", "star",
+        "--rounds", "3", "--per-round", "30", "--dim", "500", "--transport", "loopback", "--encryption", "auto",
+        "--out", out.toString(), "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertEquals(3, j.get("rounds").asInt());
+    assertEquals(3 * (3 + 1), j.get("ledger_entries").asInt(), "3 rounds x (3 client updates + 1 aggregate)");
+    List<String> rounds = Files.readAllLines(out.resolve("rounds.jsonl"));
+    assertEquals(3, rounds.size());
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("synthetic-machining") && summary.contains("live windows"), summary);
+    assertTrue(summary.contains("end-to-end encrypted"), summary);
+    CliRun v = CliRun.of("ledger", "verify", out.resolve("ledger.jsonl").toString());
+    assertEquals(0, v.code(), v.out() + v.err());
+    // each client took 30 new windows per round: the ledger's samples_new says so
+    String ledger = Files.readString(out.resolve("ledger.jsonl"));
+    assertTrue(ledger.contains("\"samples_new\":30,"), ledger.substring(0, Math.min(400, ledger.length())));
+    CliRun both = CliRun.of("simulate", "--source", "synthetic-machining", "--train", "x.csv");
+    assertEquals(2, both.code());
+    assertTrue(both.err().contains("--source replaces --train/--test"), both.err());
+  }
 }

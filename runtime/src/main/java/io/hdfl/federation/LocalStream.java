@@ -1,0 +1,18 @@
+package io.hdfl.federation;
+
+import io.hdfl.hd.EncodedSet;
+
+/**
+ * A star client's local data as it arrives: each round takes the next L labelled samples (continuous
+ * learning, FedHDPrivacy). From a stored shard ({@link SampleStream}) or from a live signal source
+ * through windowing and the encoder ({@link LiveStream}).
+ */
+public interface LocalStream {
+  /**
+   * The next {@code count} samples, balanced across classes where the data allow; blocks until a
+   * live source has produced them.
+   *
+   * @throws java.io.UncheckedIOException if a live source fails
+   */
+  EncodedSet next(long count) throws InterruptedException;
+}
