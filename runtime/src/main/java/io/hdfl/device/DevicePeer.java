@@ -78,7 +78,19 @@ public final class DevicePeer {
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
     List<String> classNames = null;
-    if (!cfg.role().equals("aggregator")) {
+    LiveData live = null;
+    if (cfg.signal() != null) {
+      PeerConfig[] bound = {cfg};
+      live = LiveData.open(cfg.signal(), cfg.settings().seed(), cfg.classes(), cfg.stateDir(), features -> {
+        bound[0] = bound[0].withFeatures(features);
+        return new Encoder(bound[0].settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
+      }, log);
+      cfg = bound[0];
+      if (cfg.role().equals("ring")) {
+        data = live.stream().next(cfg.settings().perRound()); // a ring peer retrains on windows collected now
+        log.accept("data: " + data.size() + " live windows collected for the ring");
+      }
+    } else if (!cfg.role().equals("aggregator")) {
       LoadOptions opts = cfg.labelColumn() == null ? LoadOptions.defaults()
           : LoadOptions.builder().labelColumn(cfg.labelColumn()).build();
       Dataset d = Datasets.load(cfg.trainData(), opts);
@@ -136,7 +148,7 @@ public final class DevicePeer {
           break;
         }
         case "star-client": {
-          StarClient client = new StarClient(ctx, data);
+          StarClient client = live != null ? new StarClient(ctx, live.stream()) : new StarClient(ctx, data);
           running.add(client);
           client.start();
           ledgerFile = null;
@@ -171,6 +183,9 @@ public final class DevicePeer {
       }
       transport.close();
       meter.meter().close();
+      if (live != null) {
+        live.close();
+      }
     }
   }
 

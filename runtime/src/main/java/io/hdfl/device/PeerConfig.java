@@ -31,6 +31,7 @@ import java.util.TreeSet;
  * @param role {@code ring}, {@code star-client} or {@code aggregator}
  * @param ringOrder ring: every peer id in ring order (this peer included)
  * @param starClients aggregator: the number of clients K
+ * @param signal the live data source ({@code data.source} other than {@code file}), or null: {@code data.train}
  * @param rosterDir the admitted peers' public keys ({@code <id>.kx.pub}, {@code <id>.pub}, {@code
  *     revoked}); used when hops are encrypted ({@code encryption}, on by default)
  */
@@ -54,14 +55,16 @@ public record PeerConfig(
     Path stateDir,
     Duration startTimeout,
     Duration runTimeout,
-    Path rosterDir) {
+    Path rosterDir,
+    SignalConfig signal) {
 
   static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "ring.order", "star.clients", "classes",
       "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
       "data.label-column", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
-      "broker.max-packet", "encryption", "roster.dir");
+      "broker.max-packet", "encryption", "roster.dir", "data.source", "synthetic.machine", "window.size",
+      "window.stride", "window.warmup");
 
   /** Reads and validates a configuration file. */
   public static PeerConfig read(Path file) throws IOException {
@@ -75,6 +78,7 @@ public record PeerConfig(
     }
     Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
     unknown.removeAll(KEYS);
+    unknown.removeIf(key -> key.startsWith("signal.")); // the hardware inputs: checked below when used
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException(file + ": unknown key(s) " + unknown + " (known: " + new TreeSet<>(KEYS) + ")");
     }
@@ -122,14 +126,49 @@ public record PeerConfig(
       throw k.bad("noise", "must be secure or seeded");
     }
     Path base = file.toAbsolutePath().getParent();
+    SignalConfig signal = signal(k, p, role);
     return new PeerConfig(peerId, role, settings, order, clients, classes, k.required("broker"),
         k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
         k.path("broker.cert", base), k.path("broker.key", base),
-        role.equals("aggregator") ? k.path("data.train", base) : k.requiredPath("data.train", base),
+        role.equals("aggregator") || signal != null ? k.path("data.train", base) : k.requiredPath("data.train", base),
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.integer("start.timeout.seconds", 120)),
         Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)),
-        k.path("roster.dir", base) != null ? k.path("roster.dir", base) : k.requiredPath("state.dir", base).resolve("roster"));
+        k.path("roster.dir", base) != null ? k.path("roster.dir", base) : k.requiredPath("state.dir", base).resolve("roster"),
+        signal);
+  }
+
+  /** {@code data.source} and its keys: null for {@code file} (the default). */
+  private static SignalConfig signal(Keys k, Properties p, String role) {
+    String source = k.text("data.source", "file");
+    boolean hasSignalKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("signal."));
+    if (source.equals("file")) {
+      if (hasSignalKeys) {
+        throw k.bad("data.source", "is file (the default), so the signal.* keys would be ignored: set it to hardware");
+      }
+      return null;
+    }
+    if (role.equals("aggregator")) {
+      throw k.bad("data.source", "does not apply to an aggregator (it has no local data)");
+    }
+    int size = k.integer("window.size", 10);
+    Properties hardware = new Properties();
+    for (String key : p.stringPropertyNames()) {
+      if (key.startsWith("signal.")) {
+        hardware.setProperty(key, p.getProperty(key));
+      }
+    }
+    try {
+      if (source.equals(SignalConfig.HARDWARE)) {
+        io.hdfl.sensors.signal.pi4j.HardwareSignalConfig.fromProperties(hardware, "signal."); // checks, opens nothing
+      } else if (hasSignalKeys) {
+        throw new IllegalArgumentException("signal.* keys describe hardware inputs; data.source is " + source);
+      }
+      return new SignalConfig(source, k.integer("synthetic.machine", 0), size, k.integer("window.stride", size),
+          k.integer("window.warmup", 2000), hardware);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(k.file() + ": " + e.getMessage());
+    }
   }
 
   /** {@code encryption}: auto (default), aes-gcm, chacha20-poly1305, or none for unencrypted hops. */
@@ -149,7 +188,8 @@ public record PeerConfig(
   public PeerConfig withFeatures(int features) {
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
-        clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir);
+        clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
+        signal);
   }
 
   /** Typed access to the properties with errors that name the file and key. */

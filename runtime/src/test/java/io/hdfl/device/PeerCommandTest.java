@@ -149,6 +149,44 @@ class PeerCommandTest {
   }
 
   @Test
+  void starClientsLearnFromLiveSyntheticMachinesAndKeepTheirNormalization() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String live = "data.source = synthetic-machining\nper-round = 20\nwindow.warmup = 500\nsynthetic.machine = ";
+      List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 900"),
+          config("mill-1", "star-client", broker.uri(), live + "1"),
+          config("mill-2", "star-client", broker.uri(), live + "2"));
+      enrol(configs);
+      for (String[] r : runAll(configs)) {
+        assertEquals("0", r[0], r[1] + r[2]);
+      }
+    }
+    Path keys = dir.resolve("live-keys");
+    Files.createDirectories(keys);
+    for (String id : List.of("agg", "mill-1", "mill-2")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
+    assertEquals(9, v.entries());
+    assertTrue(Files.readString(dir.resolve("state/agg/ledger.jsonl")).contains("\"samples_new\":20,"));
+    for (String id : List.of("mill-1", "mill-2")) {
+      assertTrue(Files.size(dir.resolve("state/" + id + "/normalization.hdns")) > 0, id + " saved its statistics");
+    }
+  }
+
+  @Test
+  void liveSourceKeysAreChecked() throws Exception {
+    Path a = config("x-1", "star-client", "tcp://127.0.0.1:1", "signal.rate = 100");
+    StringWriter err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", a.toString()));
+    assertTrue(err.toString().contains("'data.source' is file"), err.toString());
+    Path b = config("x-2", "star-client", "tcp://127.0.0.1:1", "data.source = hardware\nsignal.rate = 100\nsignal.bogus = 1");
+    err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", b.toString()));
+    assertTrue(err.toString().contains("signal.bogus"), err.toString());
+  }
+
+  @Test
   void aRingPeerRefusesToStartWithoutItsPartnersInTheRoster() throws Exception {
     String order = "ring.order = press-01, press-02";
     List<Path> configs = List.of(config("press-01", "ring", "tcp://127.0.0.1:1", order));

@@ -1,0 +1,79 @@
+package io.hdfl.device;
+
+import io.hdfl.federation.LiveStream;
+import io.hdfl.hd.Encoder;
+import io.hdfl.sensors.signal.SignalSource;
+import io.hdfl.sensors.signal.SyntheticMachiningSource;
+import io.hdfl.sensors.signal.pi4j.HardwareSignalConfig;
+import io.hdfl.sensors.window.Normalization;
+import io.hdfl.sensors.window.Windowing;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * A device's live data path: signal source → windowing (with the normalization a previous run saved,
+ * if any) → the encoder, as a {@link LiveStream}. {@link #close} saves the normalization statistics
+ * once they are frozen, so a restarted device normalizes exactly as before.
+ */
+final class LiveData implements AutoCloseable {
+  static final String NORMALIZATION_FILE = "normalization.hdns";
+
+  private final LiveStream stream;
+  private final Windowing windowing;
+  private final Path normalizationFile;
+
+  private LiveData(LiveStream stream, Windowing windowing, Path normalizationFile) {
+    this.stream = stream;
+    this.windowing = windowing;
+    this.normalizationFile = normalizationFile;
+  }
+
+  /** Opens the source; {@code encoderFor} gets the window's feature count and returns the encoder. */
+  static LiveData open(SignalConfig cfg, long seed, int classes, Path stateDir,
+      java.util.function.IntFunction<Encoder> encoderFor, Consumer<String> log) throws IOException {
+    SignalSource source = switch (cfg.source()) {
+      case SignalConfig.SYNTHETIC -> SyntheticMachiningSource.builder().seed(seed).machine(cfg.machine()).build();
+      default -> HardwareSignalConfig.fromProperties(cfg.hardware(), "signal.").open(com.pi4j.Pi4J.newAutoContext());
+    };
+    try {
+      Path file = stateDir.resolve(NORMALIZATION_FILE);
+      Normalization norm;
+      if (Files.exists(file)) {
+        norm = Normalization.load(file);
+        if (!norm.channels().equals(source.channels())) {
+          throw new IllegalArgumentException(file + " was saved for other channels; delete it to learn new statistics");
+        }
+        log.accept("normalization: statistics restored from " + file);
+      } else {
+        norm = Normalization.frozenAfter(source.channels(), cfg.warmupSamples());
+        log.accept("normalization: learning statistics from the first " + cfg.warmupSamples() + " samples");
+      }
+      Windowing w = Windowing.builder(source).size(cfg.windowSize()).stride(cfg.windowStride()).normalization(norm)
+          .build();
+      Encoder encoder = encoderFor.apply(w.featureCount());
+      log.accept("live data: " + cfg.source() + ", " + source.channels().size() + " channels at " + source.sampleRateHz()
+          + " Hz, windows of " + cfg.windowSize() + " (" + w.featureCount() + " features)");
+      return new LiveData(new LiveStream(source, w, encoder, classes), w, file);
+    } catch (IOException | RuntimeException e) {
+      source.close();
+      throw e;
+    }
+  }
+
+  LiveStream stream() {
+    return stream;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (windowing.normalization() != null && windowing.normalization().isFrozen() && !Files.exists(normalizationFile)) {
+        windowing.normalization().save(normalizationFile);
+      }
+    } finally {
+      stream.close();
+    }
+  }
+}
