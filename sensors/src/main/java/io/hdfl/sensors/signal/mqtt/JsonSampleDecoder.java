@@ -141,16 +141,26 @@ final class JsonSampleDecoder {
       }
     }
     BigDecimal v;
-    if (n.isNumber()) {
-      v = n.isIntegralNumber() ? new BigDecimal(n.bigIntegerValue()) : n.decimalValue();
+    if (n.isIntegralNumber()) {
+      v = new BigDecimal(n.bigIntegerValue());
+    } else if (n.isBigDecimal()) {
+      v = n.decimalValue();
+    } else if (n.isNumber()) {
+      double d = n.doubleValue();
+      if (!Double.isFinite(d)) {
+        throw new MalformedPayloadException("timestamp at " + timestampField + " overflows a double");
+      }
+      v = BigDecimal.valueOf(d);
     } else if (n.isTextual() && n.textValue().length() <= 64 && DECIMAL.matcher(n.textValue().strip()).matches()) {
       v = new BigDecimal(n.textValue().strip());
     } else {
       throw new MalformedPayloadException("timestamp at " + timestampField + " is " + describe(n)
           + ", not a number of " + timestampFormat.name().toLowerCase().replace('_', ' '));
     }
-    BigDecimal nanos = v.multiply(BigDecimal.valueOf(timestampFormat.nanosPerUnit())).setScale(0, RoundingMode.HALF_EVEN);
-    if (nanos.compareTo(MIN_NANOS) < 0 || nanos.compareTo(MAX_NANOS) > 0) {
+    // range check before rounding: setScale on a value like 1e9999 would build a 10,000-digit integer
+    BigDecimal nanos = v.multiply(BigDecimal.valueOf(timestampFormat.nanosPerUnit()));
+    if (nanos.compareTo(MIN_NANOS) < 0 || nanos.compareTo(MAX_NANOS) > 0
+        || (nanos = nanos.setScale(0, RoundingMode.HALF_EVEN)).compareTo(MAX_NANOS) > 0) {
       throw new MalformedPayloadException("timestamp " + ThrottledLog.printable(v.toString(), 40) + " at "
           + timestampField + " is outside 1677..2262 in " + timestampFormat.name().toLowerCase().replace('_', ' '));
     }
