@@ -212,7 +212,8 @@ final class SparkplugSession {
     }
     int l = text == null ? ClassLabels.INVALID : labels.fromText(text);
     if (l == ClassLabels.INVALID) {
-      badLabel(text == null ? payload.length + " bytes that are not short UTF-8 text" : ThrottledLog.printable(text, 40));
+      badLabel(text == null ? "on the label topic (" + payload.length + " bytes) is not short UTF-8 text, so it"
+          : ThrottledLog.printable(text, 40));
     } else {
       label = l;
     }

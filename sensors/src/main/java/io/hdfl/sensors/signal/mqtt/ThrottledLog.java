@@ -20,6 +20,9 @@ final class ThrottledLog {
   private int logged;
   private long suppressed;
   private long lastLine;
+  private int infoLogged;
+  private long infoSuppressed;
+  private long lastInfo;
 
   ThrottledLog(String source) {
     this(source, System::nanoTime);
@@ -51,9 +54,24 @@ final class ThrottledLog {
     return false;
   }
 
-  /** Logs a state change (birth, death, reconnect) at INFO; these are rare and never throttled. */
-  void info(String message) {
-    LOG.log(System.Logger.Level.INFO, source + ": " + message);
+  /**
+   * Logs a state change (birth, death, reconnect) at INFO, with its own budget like {@link #warn}: a
+   * publisher that flaps between birth and death cannot flood the log either.
+   */
+  synchronized void info(String message) {
+    long now = nanoTime.getAsLong();
+    if (infoLogged < BURST) {
+      infoLogged++;
+      lastInfo = now;
+      LOG.log(System.Logger.Level.INFO, source + ": " + message);
+    } else if (now - lastInfo >= QUIET_NANOS) {
+      LOG.log(System.Logger.Level.INFO, source + ": " + message + " (" + infoSuppressed
+          + " more state changes not logged since the previous line)");
+      infoSuppressed = 0;
+      lastInfo = now;
+    } else {
+      infoSuppressed++;
+    }
   }
 
   /**
