@@ -5,22 +5,15 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.eclipse.tahu.message.SparkplugBPayloadDecoder;
-import org.eclipse.tahu.message.model.MessageType;
 import org.eclipse.tahu.message.model.Metric;
-import org.eclipse.tahu.message.model.MetricDataType;
 import org.eclipse.tahu.message.model.SparkplugBPayload;
-import org.eclipse.tahu.model.MetricDataTypeMap;
 
 /**
  * The host-side state of one Sparkplug B edge node and its configured devices, fed message by message
@@ -42,25 +35,6 @@ final class SparkplugSession {
 
   private enum NodeState { UNKNOWN, ALIVE, DEAD }
 
-  /** The node itself or one configured device: its channels and what its birth defined. */
-  private static final class Scope {
-    final String device;
-    final Map<String, Integer> byName = new LinkedHashMap<>();
-    final List<Integer> channels = new ArrayList<>();
-    boolean born;
-    Map<Long, Integer> byAlias = Map.of();
-    Set<Long> aliases = Set.of();
-    MetricDataTypeMap types;
-
-    Scope(String device) {
-      this.device = device;
-    }
-
-    String describe(String group, String edge) {
-      return device == null ? "edge node " + group + "/" + edge : "device " + group + "/" + edge + "/" + device;
-    }
-  }
-
   static {
     // Tahu logs every metric it cannot type at ERROR, with the whole untrusted metric in the line; this
     // session counts and reports those itself (unknownMetrics, malformed), so Tahu stays quiet unless
@@ -68,17 +42,16 @@ final class SparkplugSession {
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.tahu", "off");
   }
 
-  private static final int LABEL = -1;
-  static final String BD_SEQ = "bdSeq";
+  private static final int LABEL = SparkplugScope.LABEL;
 
   private final String group;
   private final String edge;
-  private final Scope node = new Scope(null);
-  private final Map<String, Scope> devices = new HashMap<>();
+  private final SparkplugScope node = new SparkplugScope(null);
+  private final Map<String, SparkplugScope> devices = new HashMap<>();
   private final double[] scale;
   private final double[] offset;
   private final String[] channelNames;
-  private final Scope labelScope;
+  private final SparkplugScope labelScope;
   private final ClassLabels labels;
   private final SampleAssembler assembler;
   private final boolean arrivalTime;
@@ -89,7 +62,7 @@ final class SparkplugSession {
   private final Consumer<Sample> out;
   private final RebirthRequest rebirth;
   private final long rebirthIntervalNanos;
-  private final SparkplugBPayloadDecoder decoder = new SparkplugBPayloadDecoder();
+  private final SparkplugPayloadReader reader = new SparkplugPayloadReader();
 
   private NodeState state = NodeState.UNKNOWN;
   private long bdSeq = -1;
@@ -116,7 +89,7 @@ final class SparkplugSession {
     this.channelNames = new String[metrics.size()];
     for (int c = 0; c < metrics.size(); c++) {
       SparkplugMetric m = metrics.get(c);
-      Scope s = scope(m.device());
+      SparkplugScope s = scope(m.device());
       if (s.byName.putIfAbsent(m.metric(), c) != null) {
         throw new IllegalArgumentException("metric '" + m.metric() + "' of "
             + (m.device() == null ? "the edge node" : "device " + m.device()) + " is mapped twice");
@@ -146,8 +119,8 @@ final class SparkplugSession {
     this.rebirthIntervalNanos = rebirthIntervalNanos;
   }
 
-  private Scope scope(String device) {
-    return device == null ? node : devices.computeIfAbsent(device, Scope::new);
+  private SparkplugScope scope(String device) {
+    return device == null ? node : devices.computeIfAbsent(device, SparkplugScope::new);
   }
 
   /** The configured devices (those with a channel or the label metric). */
@@ -235,9 +208,9 @@ final class SparkplugSession {
   }
 
   private void nodeBirth(SparkplugTopic t, byte[] payload) throws MalformedPayloadException {
-    SparkplugBPayload p = decode(payload, null);
-    int seq = seq(p, "NBIRTH");
-    Long bd = bdSeq(p);
+    SparkplugBPayload p = reader.decode(payload, null);
+    int seq = SparkplugPayloadReader.seq(p, "NBIRTH");
+    Long bd = SparkplugPayloadReader.bdSeq(p);
     if (bd == null) {
       throw new MalformedPayloadException("no bdSeq metric (an NBIRTH must carry one to pair it with its NDEATH)");
     }
@@ -246,7 +219,7 @@ final class SparkplugSession {
     }
     state = NodeState.UNKNOWN;
     unbornAll();
-    define(node, p.getMetrics(), t);
+    node.define(p.getMetrics(), maxBirthMetrics, counters);
     state = NodeState.ALIVE;
     bdSeq = bd;
     lastSeq = seq;
@@ -259,8 +232,8 @@ final class SparkplugSession {
   }
 
   private void nodeDeath(SparkplugTopic t, byte[] payload) throws MalformedPayloadException {
-    SparkplugBPayload p = decode(payload, null);
-    Long bd = bdSeq(p);
+    SparkplugBPayload p = reader.decode(payload, null);
+    Long bd = SparkplugPayloadReader.bdSeq(p);
     if (bd == null) {
       throw new MalformedPayloadException("no bdSeq metric, so it cannot be matched to a birth");
     }
@@ -284,9 +257,9 @@ final class SparkplugSession {
       needRebirth(t.type() + " while the edge node is " + (state == NodeState.DEAD ? "dead" : "not born"));
       return;
     }
-    Scope scope = t.device() == null ? node : devices.get(t.device());
-    SparkplugBPayload p = decode(payload, scope == null ? null : scope.types);
-    int seq = seq(p, t.type().name());
+    SparkplugScope scope = t.device() == null ? node : devices.get(t.device());
+    SparkplugBPayload p = reader.decode(payload, scope == null ? null : scope.types);
+    int seq = SparkplugPayloadReader.seq(p, t.type().name());
     int expected = (lastSeq + 1) & 0xFF;
     if (seq != expected) {
       counters.sequenceGaps.incrementAndGet();
@@ -305,7 +278,7 @@ final class SparkplugSession {
     switch (t.type()) {
       case DBIRTH -> {
         unborn(scope);
-        define(scope, p.getMetrics(), t);
+        scope.define(p.getMetrics(), maxBirthMetrics, counters);
         scope.born = true;
         counters.births.incrementAndGet();
         seed(scope, p);
@@ -323,7 +296,7 @@ final class SparkplugSession {
     }
   }
 
-  private void data(Scope scope, SparkplugBPayload p, SparkplugTopic t) throws MalformedPayloadException {
+  private void data(SparkplugScope scope, SparkplugBPayload p, SparkplugTopic t) throws MalformedPayloadException {
     if (!scope.born) {
       counters.awaitingBirth.incrementAndGet();
       needRebirth(t.type() + " of " + scope.describe(group, edge) + " before its DBIRTH");
@@ -356,43 +329,8 @@ final class SparkplugSession {
     }
   }
 
-  /** Defines a scope's aliases and datatypes from its birth certificate. */
-  private void define(Scope scope, List<Metric> metrics, SparkplugTopic t) throws MalformedPayloadException {
-    if (metrics.size() > maxBirthMetrics) {
-      throw new MalformedPayloadException(metrics.size() + " metrics, more than the limit of " + maxBirthMetrics
-          + " (maxBirthMetrics)");
-    }
-    Map<Long, Integer> byAlias = new HashMap<>();
-    Set<Long> aliases = new HashSet<>();
-    MetricDataTypeMap types = new MetricDataTypeMap();
-    for (Metric m : metrics) {
-      if (m == null || m.getDataType() == null || m.getDataType() == MetricDataType.Unknown) {
-        counters.unknownMetrics.incrementAndGet();
-        continue;   // a metric the decoder could not type: unusable, but the rest of the birth is fine
-      }
-      if (!m.hasName()) {
-        throw new MalformedPayloadException("a birth metric without a name (alias " + m.getAlias() + ")");
-      }
-      types.addMetricDataType(m.getName(), m.getDataType());
-      if (m.hasAlias()) {
-        Long alias = m.getAlias();
-        if (!aliases.add(alias)) {
-          throw new MalformedPayloadException("alias " + alias + " is used by two metrics");
-        }
-        types.addMetricDataType(alias, m.getDataType());
-        Integer c = scope.byName.get(m.getName());
-        if (c != null) {
-          byAlias.put(alias, c);
-        }
-      }
-    }
-    scope.byAlias = byAlias;
-    scope.aliases = aliases;
-    scope.types = types;
-  }
-
   /** Takes a birth's current values as the channels' last values (no sample: births define, data samples). */
-  private void seed(Scope scope, SparkplugBPayload p) {
+  private void seed(SparkplugScope scope, SparkplugBPayload p) {
     float[] values = new float[scale.length];
     boolean[] present = new boolean[scale.length];
     collect(scope, p.getMetrics(), values, present);
@@ -400,7 +338,7 @@ final class SparkplugSession {
   }
 
   /** Puts the values of the scope's mapped metrics into {@code values}; returns how many channels got one. */
-  private int collect(Scope scope, Collection<Metric> metrics, float[] values, boolean[] present) {
+  private int collect(SparkplugScope scope, Collection<Metric> metrics, float[] values, boolean[] present) {
     int found = 0;
     for (Metric m : metrics) {
       if (m == null) {
@@ -485,12 +423,12 @@ final class SparkplugSession {
 
   private void unbornAll() {
     unborn(node);
-    for (Scope s : devices.values()) {
+    for (SparkplugScope s : devices.values()) {
       unborn(s);
     }
   }
 
-  private void unborn(Scope s) {
+  private void unborn(SparkplugScope s) {
     s.born = false;
     for (int c : s.channels) {
       assembler.forget(c);
@@ -501,6 +439,7 @@ final class SparkplugSession {
   }
 
   private void needRebirth(String reason) {
+    updateState();   // before anything leaves this process: whoever sees the request also sees the state
     if (rebirth == null) {
       if (!waitingLogged) {
         waitingLogged = true;
@@ -524,7 +463,7 @@ final class SparkplugSession {
     boolean allBorn = state == NodeState.ALIVE;
     StringBuilder b = new StringBuilder("edge node ").append(group).append('/').append(edge).append(' ')
         .append(state == NodeState.ALIVE ? "alive" : state == NodeState.DEAD ? "dead" : "not born");
-    for (Scope s : devices.values()) {
+    for (SparkplugScope s : devices.values()) {
       allBorn &= s.born;
       b.append(", device ").append(s.device).append(s.born ? " alive" : " not born");
     }
@@ -532,50 +471,13 @@ final class SparkplugSession {
     stateText = b.toString();
   }
 
-  private String missingNote(Scope scope) {
-    List<String> missing = new ArrayList<>();
-    for (Map.Entry<String, Integer> e : scope.byName.entrySet()) {
-      if (scope.types.getMetricDataType(e.getKey()) == null) {
-        missing.add(e.getKey());
-      }
-    }
+  private String missingNote(SparkplugScope scope) {
+    List<String> missing = scope.undefined();
     if (missing.isEmpty()) {
       return "";
     }
     log.warn(scope.describe(group, edge) + "'s birth does not define the configured metrics " + missing
         + "; their channels stay without values");
     return "; " + missing.size() + " configured metrics missing";
-  }
-
-  private SparkplugBPayload decode(byte[] payload, MetricDataTypeMap types) throws MalformedPayloadException {
-    try {
-      SparkplugBPayload p = decoder.buildFromByteArray(payload, types);
-      if (p == null || p.getMetrics() == null) {
-        throw new MalformedPayloadException("not a Sparkplug B payload");
-      }
-      return p;
-    } catch (MalformedPayloadException e) {
-      throw e;
-    } catch (Exception | StackOverflowError e) {
-      throw new MalformedPayloadException("not a Sparkplug B payload (" + e.getClass().getSimpleName() + ": "
-          + ThrottledLog.printable(String.valueOf(e.getMessage()), 160) + ")");
-    }
-  }
-
-  private static int seq(SparkplugBPayload p, String what) throws MalformedPayloadException {
-    Long seq = p.getSeq();
-    if (seq == null || seq < 0 || seq > 255) {
-      throw new MalformedPayloadException(what + " without a sequence number 0..255 (seq " + seq + ")");
-    }
-    return seq.intValue();
-  }
-
-  private static Long bdSeq(SparkplugBPayload p) {
-    for (Metric m : p.getMetrics()) {
-      if (m != null && BD_SEQ.equals(m.getName()) && m.getValue() instanceof Number n) {
-        return n.longValue();
-      }
-    }
-    return null;
   }
 }

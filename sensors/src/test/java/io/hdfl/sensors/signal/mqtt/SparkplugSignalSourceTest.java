@@ -161,10 +161,16 @@ class SparkplugSignalSourceTest {
         TestPublisher edge2 = TestPublisher.connect(uri);
         edge2.subscribe(node.topic(NCMD));
         long requests = src.stats().rebirthRequests();
-        // the request on reconnect may have gone out before edge2 subscribed; data while stale asks again
-        edge2.publish(node.topic(DDATA, "mill"), node.data(3_000, alias(10, MetricDataType.Float, 1f)));
-        assertNotNull(edge2.received.poll(WAIT.toSeconds(), TimeUnit.SECONDS), "no rebirth request");
+        // the request on reconnect may have gone out before edge2 subscribed (and the source may still be
+        // subscribing again); data while stale asks again, so publish until a request comes
+        TestPublisher.Received request = null;
+        for (int i = 0; i < 20 && request == null; i++) {
+          edge2.publish(node.topic(DDATA, "mill"), node.data(3_000, alias(10, MetricDataType.Float, 1f)));
+          request = edge2.received.poll(500, TimeUnit.MILLISECONDS);
+        }
+        assertNotNull(request, "no rebirth request");
         assertTrue(src.stats().rebirthRequests() > requests);
+        assertTrue(src.stats().awaitingBirth() > 0);
         assertThrows(SignalTimeoutException.class, () -> src.next(Duration.ofMillis(50)));
         publishBirths(edge2, node);
         edge2.publish(node.topic(DDATA, "mill"), node.data(4_000, alias(10, MetricDataType.Float, 43f)));
