@@ -81,7 +81,8 @@ public final class DevicePeer {
     LiveData live = null;
     if (cfg.signal() != null) {
       PeerConfig[] bound = {cfg};
-      live = LiveData.open(cfg.signal(), cfg.settings().seed(), cfg.classes(), cfg.stateDir(), features -> {
+      live = LiveData.open(cfg.signal(), cfg.settings().seed(), cfg.classes(), cfg.stateDir(), cfg.broker(),
+          cfg.peerId() + "-ingest", features -> {
         bound[0] = bound[0].withFeatures(features);
         return new Encoder(bound[0].settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
       }, log);

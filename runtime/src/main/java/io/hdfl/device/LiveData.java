@@ -31,11 +31,13 @@ final class LiveData implements AutoCloseable {
   }
 
   /** Opens the source; {@code encoderFor} gets the window's feature count and returns the encoder. */
-  static LiveData open(SignalConfig cfg, long seed, int classes, Path stateDir,
+  static LiveData open(SignalConfig cfg, long seed, int classes, Path stateDir, String broker, String clientId,
       java.util.function.IntFunction<Encoder> encoderFor, Consumer<String> log) throws IOException {
     SignalSource source = switch (cfg.source()) {
       case SignalConfig.SYNTHETIC -> SyntheticMachiningSource.builder().seed(seed).machine(cfg.machine()).build();
-      default -> HardwareSignalConfig.fromProperties(cfg.hardware(), "signal.").open(com.pi4j.Pi4J.newAutoContext());
+      case SignalConfig.HARDWARE ->
+          HardwareSignalConfig.fromProperties(cfg.sourceKeys(), "signal.").open(com.pi4j.Pi4J.newAutoContext());
+      default -> IngestSource.open(cfg.source(), cfg.sourceKeys(), broker, clientId);
     };
     try {
       Path file = stateDir.resolve(NORMALIZATION_FILE);

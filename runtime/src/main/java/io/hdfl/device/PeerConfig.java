@@ -78,7 +78,7 @@ public record PeerConfig(
     }
     Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
     unknown.removeAll(KEYS);
-    unknown.removeIf(key -> key.startsWith("signal.")); // the hardware inputs: checked below when used
+    unknown.removeIf(key -> key.startsWith("signal.") || key.startsWith("ingest.")); // checked below when used
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException(file + ": unknown key(s) " + unknown + " (known: " + new TreeSet<>(KEYS) + ")");
     }
@@ -142,9 +142,11 @@ public record PeerConfig(
   private static SignalConfig signal(Keys k, Properties p, String role) {
     String source = k.text("data.source", "file");
     boolean hasSignalKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("signal."));
+    boolean hasIngestKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("ingest."));
     if (source.equals("file")) {
-      if (hasSignalKeys) {
-        throw k.bad("data.source", "is file (the default), so the signal.* keys would be ignored: set it to hardware");
+      if (hasSignalKeys || hasIngestKeys) {
+        throw k.bad("data.source", "is file (the default), so the " + (hasSignalKeys ? "signal" : "ingest")
+            + ".* keys would be ignored: set it to " + (hasSignalKeys ? "hardware" : "mqtt-json or sparkplug"));
       }
       return null;
     }
@@ -152,20 +154,27 @@ public record PeerConfig(
       throw k.bad("data.source", "does not apply to an aggregator (it has no local data)");
     }
     int size = k.integer("window.size", 10);
-    Properties hardware = new Properties();
+    boolean mqtt = source.equals(SignalConfig.MQTT_JSON) || source.equals(SignalConfig.SPARKPLUG);
+    String prefix = mqtt ? "ingest." : "signal.";
+    Properties sourceKeys = new Properties();
     for (String key : p.stringPropertyNames()) {
-      if (key.startsWith("signal.")) {
-        hardware.setProperty(key, p.getProperty(key));
+      if (key.startsWith(prefix)) {
+        sourceKeys.setProperty(key, p.getProperty(key));
       }
     }
     try {
       if (source.equals(SignalConfig.HARDWARE)) {
-        io.hdfl.sensors.signal.pi4j.HardwareSignalConfig.fromProperties(hardware, "signal."); // checks, opens nothing
+        io.hdfl.sensors.signal.pi4j.HardwareSignalConfig.fromProperties(sourceKeys, "signal."); // checks, opens nothing
       } else if (hasSignalKeys) {
         throw new IllegalArgumentException("signal.* keys describe hardware inputs; data.source is " + source);
       }
+      if (mqtt) {
+        IngestSource.check(source, sourceKeys);
+      } else if (hasIngestKeys) {
+        throw new IllegalArgumentException("ingest.* keys describe MQTT ingest; data.source is " + source);
+      }
       return new SignalConfig(source, k.integer("synthetic.machine", 0), size, k.integer("window.stride", size),
-          k.integer("window.warmup", 2000), hardware);
+          k.integer("window.warmup", 2000), sourceKeys);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(k.file() + ": " + e.getMessage());
     }

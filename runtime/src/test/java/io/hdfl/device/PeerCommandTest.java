@@ -175,6 +175,63 @@ class PeerCommandTest {
   }
 
   @Test
+  void starClientsLearnFromJsonTelemetryOverMqtt() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start();
+        io.hdfl.transport.Transport gateway = io.hdfl.transport.MqttTransport.connect(
+            io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("gateway").build())) {
+      String ingest = String.join("\n", "data.source = mqtt-json", "per-round = 10", "window.warmup = 50",
+          "ingest.rate = 50", "ingest.channels = load[%] = /spindle/load, temp[C] = /temp", "ingest.timestamp = /ts",
+          "ingest.label = /quality", "ingest.classes = nominal, under, over", "ingest.topic = plant-7/");
+      List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 20"),
+          config("cell-a", "star-client", broker.uri(), ingest + "cell-a/telemetry"),
+          config("cell-b", "star-client", broker.uri(), ingest + "cell-b/telemetry"));
+      enrol(configs);
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread feeder = new Thread(() -> {
+        String[] names = {"nominal", "under", "over"};
+        long ts = 1_700_000_000_000L;
+        try {
+          Thread.sleep(1500); // the clients subscribe first
+          for (int i = 0; i < 60_000 && !done.get(); i++) {
+            int label = (i / 20) % 3;
+            ts += 20;
+            for (String cell : List.of("cell-a", "cell-b")) {
+              String json = String.format(java.util.Locale.ROOT,
+                  "{\"ts\":%d,\"spindle\":{\"load\":%.3f},\"temp\":%.3f,\"quality\":\"%s\"}", ts,
+                  10 + 5 * label + Math.sin(i * 0.1), 30 - label + 0.1 * Math.cos(i), names[label]);
+              gateway.publish("plant-7/" + cell + "/telemetry", json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                  0, false);
+            }
+            if (i % 20 == 0) {
+              Thread.sleep(1);
+            }
+          }
+        } catch (Exception e) {
+          // the run ends with or without more telemetry
+        }
+      }, "gateway");
+      feeder.start();
+      try {
+        for (String[] r : runAll(configs)) {
+          assertEquals("0", r[0], r[1] + r[2]);
+        }
+      } finally {
+        done.set(true);
+        feeder.join(5000);
+      }
+    }
+    Path keys = dir.resolve("json-keys");
+    Files.createDirectories(keys);
+    for (String id : List.of("agg", "cell-a", "cell-b")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
+    assertEquals(9, v.entries());
+    assertTrue(Files.readString(dir.resolve("state/agg/ledger.jsonl")).contains("\"samples_new\":10,"));
+  }
+
+  @Test
   void liveSourceKeysAreChecked() throws Exception {
     Path a = config("x-1", "star-client", "tcp://127.0.0.1:1", "signal.rate = 100");
     StringWriter err = new StringWriter();
@@ -184,6 +241,11 @@ class PeerCommandTest {
     err = new StringWriter();
     assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", b.toString()));
     assertTrue(err.toString().contains("signal.bogus"), err.toString());
+    Path c = config("x-3", "star-client", "tcp://127.0.0.1:1",
+        "data.source = sparkplug\ningest.rate = 10\ningest.group = g\ningest.edge-node = n\ningest.metrics = load = Load");
+    err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", c.toString()));
+    assertTrue(err.toString().contains("'ingest.metrics' wants device:metric"), err.toString());
   }
 
   @Test
