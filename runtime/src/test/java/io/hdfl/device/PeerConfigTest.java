@@ -37,6 +37,12 @@ class PeerConfigTest {
     assertEquals(500, client.settings().perRound());
     assertEquals(ScheduleMode.FEDHDP, client.settings().privacy());
     assertEquals(1.0, client.settings().params().delta0(), "fedhdp: delta = 1/samples");
+    PeerConfig pi = PeerConfig.read(example("star-client-ads1115.properties"));
+    assertEquals(SignalConfig.HARDWARE, pi.signal().source());
+    assertEquals("1", pi.signal().sourceKeys().getProperty("signal.ads1115.0.bus"));
+    PeerConfig gw = PeerConfig.read(example("star-client-sparkplug.properties"));
+    assertEquals(SignalConfig.SPARKPLUG, gw.signal().source());
+    assertEquals(5000, gw.signal().warmupSamples());
   }
 
   @Test
