@@ -37,6 +37,7 @@ final class LiveData implements AutoCloseable {
       case SignalConfig.SYNTHETIC -> SyntheticMachiningSource.builder().seed(seed).machine(cfg.machine()).build();
       case SignalConfig.HARDWARE ->
           HardwareSignalConfig.fromProperties(cfg.sourceKeys(), "signal.").open(com.pi4j.Pi4J.newAutoContext());
+      case SignalConfig.REPLAY -> ReplaySource.open(cfg.sourceKeys());
       default -> IngestSource.open(cfg.source(), cfg.sourceKeys(), broker, clientId);
     };
     try {

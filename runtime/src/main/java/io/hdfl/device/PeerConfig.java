@@ -79,6 +79,7 @@ public record PeerConfig(
     Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
     unknown.removeAll(KEYS);
     unknown.removeIf(key -> key.startsWith("signal.") || key.startsWith("ingest.")); // checked below when used
+    unknown.removeAll(Set.of("replay.file", "replay.speed"));
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException(file + ": unknown key(s) " + unknown + " (known: " + new TreeSet<>(KEYS) + ")");
     }
@@ -126,7 +127,7 @@ public record PeerConfig(
       throw k.bad("noise", "must be secure or seeded");
     }
     Path base = file.toAbsolutePath().getParent();
-    SignalConfig signal = signal(k, p, role);
+    SignalConfig signal = signal(k, p, role, base);
     return new PeerConfig(peerId, role, settings, order, clients, classes, k.required("broker"),
         k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
         k.path("broker.cert", base), k.path("broker.key", base),
@@ -139,7 +140,7 @@ public record PeerConfig(
   }
 
   /** {@code data.source} and its keys: null for {@code file} (the default). */
-  private static SignalConfig signal(Keys k, Properties p, String role) {
+  private static SignalConfig signal(Keys k, Properties p, String role, Path base) {
     String source = k.text("data.source", "file");
     boolean hasSignalKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("signal."));
     boolean hasIngestKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("ingest."));
@@ -155,7 +156,7 @@ public record PeerConfig(
     }
     int size = k.integer("window.size", 10);
     boolean mqtt = source.equals(SignalConfig.MQTT_JSON) || source.equals(SignalConfig.SPARKPLUG);
-    String prefix = mqtt ? "ingest." : "signal.";
+    String prefix = mqtt ? "ingest." : source.equals(SignalConfig.REPLAY) ? "replay." : "signal.";
     Properties sourceKeys = new Properties();
     for (String key : p.stringPropertyNames()) {
       if (key.startsWith(prefix)) {
@@ -167,6 +168,13 @@ public record PeerConfig(
         io.hdfl.sensors.signal.pi4j.HardwareSignalConfig.fromProperties(sourceKeys, "signal."); // checks, opens nothing
       } else if (hasSignalKeys) {
         throw new IllegalArgumentException("signal.* keys describe hardware inputs; data.source is " + source);
+      }
+      if (source.equals(SignalConfig.REPLAY)) {
+        Path recording = k.requiredPath("replay.file", base);
+        sourceKeys.setProperty("replay.file", recording.toString());
+        ReplaySource.pacing(sourceKeys.getProperty("replay.speed", "fast"));
+      } else if (p.getProperty("replay.file") != null || p.getProperty("replay.speed") != null) {
+        throw new IllegalArgumentException("replay.* keys need data.source = replay");
       }
       if (mqtt) {
         IngestSource.check(source, sourceKeys);

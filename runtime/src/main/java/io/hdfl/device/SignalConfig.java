@@ -11,7 +11,8 @@ import java.util.Properties;
  *
  * @param source {@code synthetic-machining}, {@code hardware}, {@code mqtt-json} or {@code sparkplug}
  * @param machine synthetic: the machine index
- * @param sourceKeys the source's {@code signal.*} (hardware) or {@code ingest.*} (MQTT) properties
+ * @param sourceKeys the source's {@code signal.*} (hardware), {@code ingest.*} (MQTT) or {@code replay.*}
+ *     (a recording: {@code replay.file}, HDSG or CSV, and {@code replay.speed}: fast, real or a factor) properties
  */
 public record SignalConfig(String source, int machine, int windowSize, int windowStride, long warmupSamples,
     Properties sourceKeys) {
@@ -19,11 +20,12 @@ public record SignalConfig(String source, int machine, int windowSize, int windo
   public static final String HARDWARE = "hardware";
   public static final String MQTT_JSON = "mqtt-json";
   public static final String SPARKPLUG = "sparkplug";
+  public static final String REPLAY = "replay";
 
   public SignalConfig {
-    if (!java.util.List.of(SYNTHETIC, HARDWARE, MQTT_JSON, SPARKPLUG).contains(source)) {
+    if (!java.util.List.of(SYNTHETIC, HARDWARE, MQTT_JSON, SPARKPLUG, REPLAY).contains(source)) {
       throw new IllegalArgumentException("data.source must be file, " + SYNTHETIC + ", " + HARDWARE + ", " + MQTT_JSON
-          + " or " + SPARKPLUG + ", got '" + source + "'");
+          + ", " + SPARKPLUG + " or " + REPLAY + ", got '" + source + "'");
     }
     if (windowSize < 1 || windowStride < 1 || warmupSamples < 0) {
       throw new IllegalArgumentException("window.size and window.stride must be >= 1 and window.warmup >= 0");

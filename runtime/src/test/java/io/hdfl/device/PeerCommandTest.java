@@ -232,6 +232,39 @@ class PeerCommandTest {
   }
 
   @Test
+  void aRingLearnsFromRecordedSessionsReplayed() throws Exception {
+    // one recorded session per press, as 'hdfl record' writes them
+    for (int m = 1; m <= 2; m++) {
+      CliRunHelper.record(dir.resolve("press-0" + m + ".hdsg"), m);
+    }
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02\ndata.source = replay\nper-round = 40\nwindow.warmup = 300\n"
+          + "replay.file = press-0";
+      List<Path> configs = List.of(config("press-01", "ring", broker.uri(), order + "1.hdsg"),
+          config("press-02", "ring", broker.uri(), order + "2.hdsg"));
+      enrol(configs);
+      for (String[] r : runAll(configs)) {
+        assertEquals("0", r[0], r[1] + r[2]);
+        assertTrue(r[2].contains("40 live windows collected for the ring"), r[2]);
+      }
+    }
+    HdModel a = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
+    HdModel b = ModelFile.read(dir.resolve("state/press-02/final-model.hdfl"));
+    assertArrayEquals(a.prototypes().toArray(), b.prototypes().toArray());
+    assertEquals(900, a.encoder().features(), "90 channels x windows of 10");
+  }
+
+  /** Writes recordings with the CLI, as an operator would. */
+  static final class CliRunHelper {
+    static void record(Path file, int machine) {
+      StringWriter err = new StringWriter();
+      assertEquals(0, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "record", "--source",
+          "synthetic-machining", "--machine", String.valueOf(machine), "--seconds", "20", "--out", file.toString()),
+          err.toString());
+    }
+  }
+
+  @Test
   void liveSourceKeysAreChecked() throws Exception {
     Path a = config("x-1", "star-client", "tcp://127.0.0.1:1", "signal.rate = 100");
     StringWriter err = new StringWriter();
@@ -246,6 +279,10 @@ class PeerCommandTest {
     err = new StringWriter();
     assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", c.toString()));
     assertTrue(err.toString().contains("'ingest.metrics' wants device:metric"), err.toString());
+    Path d = config("x-4", "star-client", "tcp://127.0.0.1:1", "data.source = replay\nreplay.file = s.hdsg\nreplay.speed = warp");
+    err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", d.toString()));
+    assertTrue(err.toString().contains("'replay.speed' must be fast, real or a speed-up factor"), err.toString());
   }
 
   @Test
