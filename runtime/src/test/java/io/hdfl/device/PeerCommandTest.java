@@ -264,6 +264,93 @@ class PeerCommandTest {
     }
   }
 
+  /** A real Sparkplug B payload (Eclipse Tahu's encoder), as a machine gateway publishes it. */
+  private static byte[] sparkplug(Long seq, long timeMs, org.eclipse.tahu.message.model.Metric... metrics) {
+    try {
+      var b = new org.eclipse.tahu.message.model.SparkplugBPayload.SparkplugBPayloadBuilder()
+          .setTimestamp(new java.util.Date(timeMs)).addMetrics(List.of(metrics));
+      if (seq != null) {
+        b.setSeq(seq);
+      }
+      return new org.eclipse.tahu.message.SparkplugBPayloadEncoder().getBytes(b.createPayload(), false);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static org.eclipse.tahu.message.model.Metric metric(String name, Object value) {
+    try {
+      var type = value instanceof Integer ? org.eclipse.tahu.message.model.MetricDataType.Int32
+          : value instanceof Long ? org.eclipse.tahu.message.model.MetricDataType.Int64
+          : org.eclipse.tahu.message.model.MetricDataType.Double;
+      return new org.eclipse.tahu.message.model.Metric.MetricBuilder(name, type, value).createMetric();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void starClientsLearnFromSparkplugGateways() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start();
+        io.hdfl.transport.Transport gateway = io.hdfl.transport.MqttTransport.connect(
+            io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("gateways").build())) {
+      String ingest = String.join("\n", "data.source = sparkplug", "per-round = 10", "window.warmup = 50",
+          "ingest.rate = 50", "ingest.group = plant1", "ingest.metrics = load[%] = mill:Load, temp[C] = mill:Temp",
+          "ingest.label.metric = mill:Quality", "ingest.edge-node = gw-");
+      List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 20"),
+          config("cell-a", "star-client", broker.uri(), ingest + "a"),
+          config("cell-b", "star-client", broker.uri(), ingest + "b"));
+      enrol(configs);
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread feeder = new Thread(() -> {
+        try {
+          Thread.sleep(1500); // the clients subscribe, then the gateways are born
+          long t = 1_700_000_000_000L;
+          long[] seq = new long[2];
+          String[] edges = {"gw-a", "gw-b"};
+          for (int g = 0; g < 2; g++) {
+            String base = "spBv1.0/plant1/";
+            gateway.publish(base + "NBIRTH/" + edges[g], sparkplug(0L, t, metric("bdSeq", 0L)), 1, false);
+            gateway.publish(base + "DBIRTH/" + edges[g] + "/mill",
+                sparkplug(++seq[g], t, metric("Load", 0.0), metric("Temp", 0.0), metric("Quality", 0)), 1, false);
+          }
+          for (int i = 0; i < 60_000 && !done.get(); i++) {
+            int label = (i / 20) % 3;
+            t += 20;
+            for (int g = 0; g < 2; g++) {
+              seq[g] = (seq[g] + 1) & 0xFF;
+              gateway.publish("spBv1.0/plant1/DDATA/" + edges[g] + "/mill", sparkplug(seq[g], t,
+                  metric("Load", 10 + 5.0 * label + Math.sin(i * 0.1)), metric("Temp", 30.0 - label),
+                  metric("Quality", label)), 0, false);
+            }
+            if (i % 20 == 0) {
+              Thread.sleep(1);
+            }
+          }
+        } catch (Exception e) {
+          // the run ends with or without more data
+        }
+      }, "gateways");
+      feeder.start();
+      try {
+        for (String[] r : runAll(configs)) {
+          assertEquals("0", r[0], r[1] + r[2]);
+        }
+      } finally {
+        done.set(true);
+        feeder.join(5000);
+      }
+    }
+    Path keys = dir.resolve("sp-keys");
+    Files.createDirectories(keys);
+    for (String id : List.of("agg", "cell-a", "cell-b")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
+    assertEquals(9, v.entries());
+  }
+
   @Test
   void liveSourceKeysAreChecked() throws Exception {
     Path a = config("x-1", "star-client", "tcp://127.0.0.1:1", "signal.rate = 100");
