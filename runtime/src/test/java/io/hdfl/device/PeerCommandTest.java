@@ -352,6 +352,33 @@ class PeerCommandTest {
   }
 
   @Test
+  void aStarClientLearnsFromGpioInputsOnPi4jsMockPlatform() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String hw = String.join("\n", "data.source = hardware", "classes = 1", "per-round = 10", "window.size = 5",
+          "window.warmup = 20", "signal.rate = 500", "signal.gpio.channels = door_open, 17, up; parts, 27, edges",
+          "signal.label.pins = 22", "signal.label.labels = 0, 0");
+      List<Path> configs = List.of(
+          config("agg", "aggregator", broker.uri(), "star.clients = 1\nfeatures = 10\nclasses = 1\nrounds = 2"),
+          config("line-1", "star-client", broker.uri(), hw + "\nrounds = 2"));
+      // the generated config says classes = 3 and rounds = 3 first: the later keys win in a properties file
+      enrol(configs);
+      List<String[]> results = runAll(configs);
+      for (String[] r : results) {
+        assertEquals("0", r[0], r[1] + r[2]);
+      }
+      assertTrue(results.get(1)[2].contains("live data: hardware, 2 channels"), results.get(1)[2]);
+    }
+    Path keys = dir.resolve("hw-keys");
+    Files.createDirectories(keys);
+    for (String id : List.of("agg", "line-1")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
+    assertEquals(4, v.entries(), "2 rounds x (1 update + 1 aggregate)");
+  }
+
+  @Test
   void liveSourceKeysAreChecked() throws Exception {
     Path a = config("x-1", "star-client", "tcp://127.0.0.1:1", "signal.rate = 100");
     StringWriter err = new StringWriter();
