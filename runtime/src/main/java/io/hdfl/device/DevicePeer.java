@@ -16,6 +16,7 @@ import io.hdfl.federation.FrameChannel;
 import io.hdfl.federation.MetricsPublisher;
 import io.hdfl.federation.PeerContext;
 import io.hdfl.federation.RingPeer;
+import io.hdfl.federation.WindowCollector;
 import io.hdfl.federation.RoundReport;
 import io.hdfl.federation.StarAggregator;
 import io.hdfl.federation.StarClient;
@@ -139,6 +140,14 @@ public final class DevicePeer {
           Files.deleteIfExists(ledgerFile); // a new run starts a new chain
           PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
           RingPeer peer = new RingPeer(ctx, cfg.ringOrder(), data, archive);
+          if (live != null) {
+            // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
+            long perTurn = cfg.settings().perRound();
+            WindowCollector collector = new WindowCollector(live.stream(), (int) Math.max(1, Math.min(perTurn, 10)),
+                (int) Math.min(Integer.MAX_VALUE / 4, perTurn), cfg.peerId());
+            running.add(collector);
+            peer.learningFrom(collector);
+          }
           running.add(peer);
           peer.start();
           if (cfg.ringOrder().get(0).equals(cfg.peerId())) {

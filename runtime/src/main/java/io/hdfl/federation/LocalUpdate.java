@@ -44,8 +44,17 @@ final class LocalUpdate {
    */
   Outcome apply(ClassPrototypes model, EncodedSet data, boolean bundle, long countedSamples, ModelNoiseState before,
       int round, long step, String prevHash, long shuffleSeed) {
-    if (bundle) {
-      trainer.bundle(model, data);
+    return apply(model, data, bundle ? data : null, countedSamples, before, round, step, prevHash, shuffleSeed);
+  }
+
+  /**
+   * As above, bundling {@code toBundle} (null: nothing; e.g. only the windows that arrived since the
+   * previous turn) before retraining on all of {@code data}.
+   */
+  Outcome apply(ClassPrototypes model, EncodedSet data, EncodedSet toBundle, long countedSamples,
+      ModelNoiseState before, int round, long step, String prevHash, long shuffleSeed) {
+    if (toBundle != null) {
+      trainer.bundle(model, toBundle);
     }
     trainer.retrain(model, data, ctx.settings().retrainEpochs(), shuffleSeed, null);
     long newSamples = countedSamples >= 0 ? countedSamples : data.size();

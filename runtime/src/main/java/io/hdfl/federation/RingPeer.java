@@ -49,7 +49,10 @@ public final class RingPeer implements AutoCloseable {
   private final PeerContext ctx;
   private final List<String> order;
   private final int index;
-  private final EncodedSet data;
+  /** Cached encodings; grows by the live windows taken at each turn. */
+  private EncodedSet data;
+  /** Live windows that arrived since this peer's previous turn (null: a fixed data set). */
+  private java.util.function.Supplier<EncodedSet> arrivals;
   private final LocalUpdate update;
   private final Topics topics;
   private final ExecutorService worker;
@@ -100,6 +103,16 @@ public final class RingPeer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /**
+   * Lets this peer learn from live windows between its turns: at each turn after the first it bundles
+   * what {@code arrivals} returns (null or empty: nothing new) and retrains on everything it has.
+   * Returns this peer.
+   */
+  public RingPeer learningFrom(java.util.function.Supplier<EncodedSet> arrivals) {
+    this.arrivals = arrivals;
+    return this;
   }
 
   /** Subscribes to the inbox and the ack topic. */
@@ -174,7 +187,13 @@ public final class RingPeer implements AutoCloseable {
     int round = env.round();
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     ModelNoiseState before = new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed());
-    LocalUpdate.Outcome out = update.apply(model, data, round == 1, -1, before, round, step, prev,
+    EncodedSet fresh = round > 1 && arrivals != null ? arrivals.get() : null;
+    if (fresh != null && fresh.size() > 0) {
+      data = data.concat(fresh); // learned once by bundling, then retrained on with the rest
+    } else {
+      fresh = null;
+    }
+    LocalUpdate.Outcome out = update.apply(model, data, round == 1 ? data : fresh, -1, before, round, step, prev,
         ctx.settings().seed() * 1_000_003L + step);
     lastStep = step;
     List<String> tail = new ArrayList<>(env.ledgerLines());

@@ -59,6 +59,21 @@ public final class EncodedSet {
     return new EncodedSet(vectors, n, dim, labels, classes);
   }
 
+  /** This set followed by {@code more} (same D and classes), copied. */
+  public EncodedSet concat(EncodedSet more) {
+    if (more.dim != dim || more.classes != classes) {
+      throw new IllegalArgumentException("cannot append D=" + more.dim + ", S=" + more.classes + " to D=" + dim + ", S="
+          + classes);
+    }
+    float[] v = new float[(size + more.size) * dim];
+    System.arraycopy(vectors, 0, v, 0, size * dim);
+    System.arraycopy(more.vectors, 0, v, size * dim, more.size * dim);
+    int[] l = new int[size + more.size];
+    System.arraycopy(labels, 0, l, 0, size);
+    System.arraycopy(more.labels, 0, l, size, more.size);
+    return new EncodedSet(v, size + more.size, dim, l, classes);
+  }
+
   /** The rows at {@code indices}, copied. */
   public EncodedSet subset(int[] indices) {
     float[] v = new float[indices.length * dim];

@@ -252,6 +252,21 @@ class PeerCommandTest {
     HdModel b = ModelFile.read(dir.resolve("state/press-02/final-model.hdfl"));
     assertArrayEquals(a.prototypes().toArray(), b.prototypes().toArray());
     assertEquals(900, a.encoder().features(), "90 channels x windows of 10");
+    // between turns each peer kept collecting windows: later turns count more samples than the first shard
+    long maxNew = 0;
+    for (String line : Files.readAllLines(dir.resolve("state/press-02/ledger.jsonl"))) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"samples_new\":(\\d+)").matcher(line);
+      if (m.find()) {
+        maxNew = Math.max(maxNew, Long.parseLong(m.group(1)));
+      }
+    }
+    assertTrue(maxNew > 40, "samples_new reached " + maxNew);
+    Path keys = Files.createDirectories(dir.resolve("replay-keys"));
+    for (String id : List.of("press-01", "press-02")) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/press-02/ledger.jsonl"));
+    assertTrue(v.ok(), v.summary());
   }
 
   /** Writes recordings with the CLI, as an operator would. */
