@@ -22,6 +22,7 @@ import java.util.Set;
  * <pre>
  * ingest.broker = tcp://gateway:1883        (default: the peer's broker)
  * ingest.username, ingest.password          (optional)
+ * ingest.ca, ingest.cert, ingest.key        (ssl:// brokers: trusted CAs, optional client certificate)
  * ingest.rate = 50                          (nominal samples per second; required)
  * mqtt-json:  ingest.topic, ingest.channels = load[%] = /spindle/load, feed[mm/min] = /x/feed,
  *             ingest.timestamp = /ts, ingest.timestamp.format = epoch-millis (default: arrival time),
@@ -36,7 +37,7 @@ final class IngestSource {
   static final Set<String> KEYS = Set.of("ingest.broker", "ingest.username", "ingest.password", "ingest.rate",
       "ingest.topic", "ingest.channels", "ingest.timestamp", "ingest.timestamp.format", "ingest.label",
       "ingest.group", "ingest.edge-node", "ingest.metrics", "ingest.label.metric", "ingest.label.topic",
-      "ingest.rebirth", "ingest.classes");
+      "ingest.rebirth", "ingest.classes", "ingest.ca", "ingest.cert", "ingest.key");
 
   private IngestSource() {}
 
@@ -71,6 +72,18 @@ final class IngestSource {
         .clientId(clientId);
     if (p.getProperty("ingest.username") != null) {
       b.credentials(p.getProperty("ingest.username").trim(), p.getProperty("ingest.password", "").trim());
+    }
+    String uri = p.getProperty("ingest.broker", defaultBroker).trim();
+    if (uri.startsWith("ssl://")) {
+      io.hdfl.transport.MqttSettings.Builder tls = io.hdfl.transport.MqttSettings.builder(uri);
+      if (p.getProperty("ingest.ca") != null) {
+        tls.caFile(java.nio.file.Path.of(p.getProperty("ingest.ca").trim()));
+      }
+      if (p.getProperty("ingest.cert") != null) {
+        tls.clientCertificate(java.nio.file.Path.of(p.getProperty("ingest.cert").trim()),
+            p.getProperty("ingest.key") == null ? null : java.nio.file.Path.of(p.getProperty("ingest.key").trim()));
+      }
+      b.socketFactory(tls.build().tlsSocketFactory());
     }
     String[] classes = classes(p);
     if (source.equals(SignalConfig.MQTT_JSON)) {

@@ -83,6 +83,16 @@ public record MqttSettings(
   }
 
   /** Starts settings for {@code brokerUrl}; throws {@link IllegalArgumentException} if it is malformed. */
+  /**
+   * The TLS socket factory these settings describe (trusted CAs, optional client certificate), for
+   * another MQTT client of the same broker (e.g. a sensor ingest).
+   *
+   * @throws java.io.IOException one line naming the file that cannot be used
+   */
+  public javax.net.ssl.SSLSocketFactory tlsSocketFactory() throws java.io.IOException {
+    return ClientTls.socketFactory(this);
+  }
+
   public static Builder builder(String brokerUrl) {
     return new Builder(normalizeUri(brokerUrl));
   }
