@@ -118,9 +118,15 @@ public final class RingPeer implements AutoCloseable {
   /** Subscribes to the inbox and the ack topic. */
   public void start() throws TransportException {
     ctx.transport().subscribe(topics.ringAcks(ctx.id()), 1, (topic, payload, retained) -> onAck(payload));
+    // A model is opened, checked and acknowledged on receipt (the transport's thread), then trained on
+    // this peer's worker: an ack never waits behind this peer's own hand-off (which, during a broker
+    // outage, can take a while), so a resend is answered at once and never mistaken for a dead peer.
     ctx.transport().subscribe(topics.ringInbox(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed) {
-        worker.execute(() -> onModel(payload));
+        ModelEnvelope env = onModel(payload);
+        if (env != null) {
+          worker.execute(() -> process(env));
+        }
       }
     }));
   }
@@ -131,36 +137,35 @@ public final class RingPeer implements AutoCloseable {
     ModelEnvelope empty = new ModelEnvelope(ModelEnvelope.Kind.RING_MODEL, s.federation(), ctx.id(), 1, 0,
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), data.classes(),
         0.0, 0, List.of(), null, new float[data.classes() * s.encoder().dim()]);
-    worker.execute(() -> process(empty, false));
+    worker.execute(() -> process(empty));
   }
 
-  private void onModel(byte[] payload) {
+  /** Opens, checks and acknowledges a received model; null if it is not one to train on. */
+  private ModelEnvelope onModel(byte[] payload) {
     HopCipher.Opened opened = ctx.open(payload, "a model");
     if (opened == null) {
-      return;
+      return null;
     }
     ModelEnvelope env;
     try {
       env = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
     } catch (EnvelopeException e) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model: " + e.getMessage());
-      return;
+      return null;
     }
     if (!ctx.senderMatches(opened, env, "a model")) {
-      return;
+      return null;
     }
     if (env.kind() != ModelEnvelope.Kind.RING_MODEL) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored a " + env.kind() + " on its inbox");
-      return;
+      return null;
     }
-    process(env, true);
+    sendAck(env);
+    return env;
   }
 
-  private void process(ModelEnvelope env, boolean ack) {
+  private void process(ModelEnvelope env) {
     long step = env.step() + 1;
-    if (ack) {
-      sendAck(env);
-    }
     if (step <= lastStep) {
       return; // duplicate delivery: acknowledged again, never trained or noised twice
     }
