@@ -95,6 +95,60 @@ class PeerCommandTest {
     return results;
   }
 
+  /** Telemetry epoch (ms) of the feeding tests. */
+  private static final long T0 = 1_700_000_000_000L;
+
+  /** One step of a gateway's telemetry. */
+  interface Feed {
+    void run(int i) throws Exception;
+  }
+
+  /**
+   * Runs the devices while a gateway thread publishes: once {@code start} (after the devices had
+   * time to subscribe), then {@code sample} for i = 0, 1, … (50 Hz of signal, published fast) until
+   * every device has exited; asserts they all exit 0.
+   */
+  private static void runWhileFeeding(List<Path> configs, ThrowingRunnable start, Feed sample) throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread feeder = new Thread(() -> {
+      try {
+        Thread.sleep(1500);
+        start.run();
+        for (int i = 0; i < 60_000 && !done.get(); i++) {
+          sample.run(i);
+          if (i % 20 == 0) {
+            Thread.sleep(1);
+          }
+        }
+      } catch (Exception e) {
+        // the run ends with or without more telemetry
+      }
+    }, "gateway");
+    feeder.start();
+    try {
+      for (String[] r : runAll(configs)) {
+        assertEquals("0", r[0], r[1] + r[2]);
+      }
+    } finally {
+      done.set(true);
+      feeder.join(5000);
+    }
+  }
+
+  /** A step that may throw. */
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  /** The ledger of {@code owner}'s device checked with the public keys of {@code ids}, as an auditor would. */
+  private Verification verifiedLedger(String owner, List<String> ids) throws Exception {
+    Path keys = Files.createDirectories(dir.resolve("audit-" + owner + "-" + System.nanoTime()));
+    for (String id : ids) {
+      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
+    }
+    return new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/" + owner + "/ledger.jsonl"));
+  }
+
   @Test
   void threeRingDevicesAgreeOnTheFinalModelAndKeepAVerifiableLedger() throws Exception {
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
@@ -137,12 +191,7 @@ class PeerCommandTest {
         assertEquals("0", r[0], r[1] + r[2]);
       }
     }
-    Path keys = dir.resolve("star-keys");
-    Files.createDirectories(keys);
-    for (String id : List.of("agg", "cell-1", "cell-2")) {
-      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
-    }
-    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    Verification v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
     assertTrue(v.ok(), v.summary());
     assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
     assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
@@ -160,12 +209,7 @@ class PeerCommandTest {
         assertEquals("0", r[0], r[1] + r[2]);
       }
     }
-    Path keys = dir.resolve("live-keys");
-    Files.createDirectories(keys);
-    for (String id : List.of("agg", "mill-1", "mill-2")) {
-      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
-    }
-    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    Verification v = verifiedLedger("agg", List.of("agg", "mill-1", "mill-2"));
     assertTrue(v.ok(), v.summary());
     assertEquals(9, v.entries());
     assertTrue(Files.readString(dir.resolve("state/agg/ledger.jsonl")).contains("\"samples_new\":20,"));
@@ -186,46 +230,19 @@ class PeerCommandTest {
           config("cell-a", "star-client", broker.uri(), ingest + "cell-a/telemetry"),
           config("cell-b", "star-client", broker.uri(), ingest + "cell-b/telemetry"));
       enrol(configs);
-      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-      Thread feeder = new Thread(() -> {
-        String[] names = {"nominal", "under", "over"};
-        long ts = 1_700_000_000_000L;
-        try {
-          Thread.sleep(1500); // the clients subscribe first
-          for (int i = 0; i < 60_000 && !done.get(); i++) {
-            int label = (i / 20) % 3;
-            ts += 20;
-            for (String cell : List.of("cell-a", "cell-b")) {
-              String json = String.format(java.util.Locale.ROOT,
-                  "{\"ts\":%d,\"spindle\":{\"load\":%.3f},\"temp\":%.3f,\"quality\":\"%s\"}", ts,
-                  10 + 5 * label + Math.sin(i * 0.1), 30 - label + 0.1 * Math.cos(i), names[label]);
-              gateway.publish("plant-7/" + cell + "/telemetry", json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                  0, false);
-            }
-            if (i % 20 == 0) {
-              Thread.sleep(1);
-            }
-          }
-        } catch (Exception e) {
-          // the run ends with or without more telemetry
+      String[] names = {"nominal", "under", "over"};
+      runWhileFeeding(configs, () -> { }, i -> {
+        int label = (i / 20) % 3;
+        for (String cell : List.of("cell-a", "cell-b")) {
+          String json = String.format(java.util.Locale.ROOT,
+              "{\"ts\":%d,\"spindle\":{\"load\":%.3f},\"temp\":%.3f,\"quality\":\"%s\"}", T0 + 20L * i,
+              10 + 5 * label + Math.sin(i * 0.1), 30 - label + 0.1 * Math.cos(i), names[label]);
+          gateway.publish("plant-7/" + cell + "/telemetry", json.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0,
+              false);
         }
-      }, "gateway");
-      feeder.start();
-      try {
-        for (String[] r : runAll(configs)) {
-          assertEquals("0", r[0], r[1] + r[2]);
-        }
-      } finally {
-        done.set(true);
-        feeder.join(5000);
-      }
+      });
     }
-    Path keys = dir.resolve("json-keys");
-    Files.createDirectories(keys);
-    for (String id : List.of("agg", "cell-a", "cell-b")) {
-      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
-    }
-    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    Verification v = verifiedLedger("agg", List.of("agg", "cell-a", "cell-b"));
     assertTrue(v.ok(), v.summary());
     assertEquals(9, v.entries());
     assertTrue(Files.readString(dir.resolve("state/agg/ledger.jsonl")).contains("\"samples_new\":10,"));
@@ -261,11 +278,7 @@ class PeerCommandTest {
       }
     }
     assertTrue(maxNew > 40, "samples_new reached " + maxNew);
-    Path keys = Files.createDirectories(dir.resolve("replay-keys"));
-    for (String id : List.of("press-01", "press-02")) {
-      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
-    }
-    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/press-02/ledger.jsonl"));
+    Verification v = verifiedLedger("press-02", List.of("press-01", "press-02"));
     assertTrue(v.ok(), v.summary());
   }
 
@@ -316,52 +329,25 @@ class PeerCommandTest {
           config("cell-a", "star-client", broker.uri(), ingest + "a"),
           config("cell-b", "star-client", broker.uri(), ingest + "b"));
       enrol(configs);
-      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-      Thread feeder = new Thread(() -> {
-        try {
-          Thread.sleep(1500); // the clients subscribe, then the gateways are born
-          long t = 1_700_000_000_000L;
-          long[] seq = new long[2];
-          String[] edges = {"gw-a", "gw-b"};
-          for (int g = 0; g < 2; g++) {
-            String base = "spBv1.0/plant1/";
-            gateway.publish(base + "NBIRTH/" + edges[g], sparkplug(0L, t, metric("bdSeq", 0L)), 1, false);
-            gateway.publish(base + "DBIRTH/" + edges[g] + "/mill",
-                sparkplug(++seq[g], t, metric("Load", 0.0), metric("Temp", 0.0), metric("Quality", 0)), 1, false);
-          }
-          for (int i = 0; i < 60_000 && !done.get(); i++) {
-            int label = (i / 20) % 3;
-            t += 20;
-            for (int g = 0; g < 2; g++) {
-              seq[g] = (seq[g] + 1) & 0xFF;
-              gateway.publish("spBv1.0/plant1/DDATA/" + edges[g] + "/mill", sparkplug(seq[g], t,
-                  metric("Load", 10 + 5.0 * label + Math.sin(i * 0.1)), metric("Temp", 30.0 - label),
-                  metric("Quality", label)), 0, false);
-            }
-            if (i % 20 == 0) {
-              Thread.sleep(1);
-            }
-          }
-        } catch (Exception e) {
-          // the run ends with or without more data
+      long[] seq = new long[2];
+      String[] edges = {"gw-a", "gw-b"};
+      runWhileFeeding(configs, () -> {
+        for (int g = 0; g < 2; g++) {
+          gateway.publish("spBv1.0/plant1/NBIRTH/" + edges[g], sparkplug(0L, T0, metric("bdSeq", 0L)), 1, false);
+          gateway.publish("spBv1.0/plant1/DBIRTH/" + edges[g] + "/mill",
+              sparkplug(++seq[g], T0, metric("Load", 0.0), metric("Temp", 0.0), metric("Quality", 0)), 1, false);
         }
-      }, "gateways");
-      feeder.start();
-      try {
-        for (String[] r : runAll(configs)) {
-          assertEquals("0", r[0], r[1] + r[2]);
+      }, i -> {
+        int label = (i / 20) % 3;
+        for (int g = 0; g < 2; g++) {
+          seq[g] = (seq[g] + 1) & 0xFF;
+          gateway.publish("spBv1.0/plant1/DDATA/" + edges[g] + "/mill", sparkplug(seq[g], T0 + 20L * (i + 1),
+              metric("Load", 10 + 5.0 * label + Math.sin(i * 0.1)), metric("Temp", 30.0 - label),
+              metric("Quality", label)), 0, false);
         }
-      } finally {
-        done.set(true);
-        feeder.join(5000);
-      }
+      });
     }
-    Path keys = dir.resolve("sp-keys");
-    Files.createDirectories(keys);
-    for (String id : List.of("agg", "cell-a", "cell-b")) {
-      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
-    }
-    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    Verification v = verifiedLedger("agg", List.of("agg", "cell-a", "cell-b"));
     assertTrue(v.ok(), v.summary());
     assertEquals(9, v.entries());
   }
@@ -383,12 +369,7 @@ class PeerCommandTest {
       }
       assertTrue(results.get(1)[2].contains("live data: hardware, 2 channels"), results.get(1)[2]);
     }
-    Path keys = dir.resolve("hw-keys");
-    Files.createDirectories(keys);
-    for (String id : List.of("agg", "line-1")) {
-      Files.copy(dir.resolve("state/" + id + "/keys/" + id + ".pub"), keys.resolve(id + ".pub"));
-    }
-    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/agg/ledger.jsonl"));
+    Verification v = verifiedLedger("agg", List.of("agg", "line-1"));
     assertTrue(v.ok(), v.summary());
     assertEquals(4, v.entries(), "2 rounds x (1 update + 1 aggregate)");
   }
