@@ -1,6 +1,7 @@
 package io.hdfl.security;
 
 import io.hdfl.io.AtomicFile;
+import io.hdfl.io.KeyPairFile;
 import io.hdfl.io.Pem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,8 +22,7 @@ import java.security.spec.X509EncodedKeySpec;
  * A peer's X25519 key-agreement pair, the key its model hops are encrypted to (its Ed25519 signing
  * identity is {@link io.hdfl.privacy.ledger.PeerKeys}). Keys come from the JDK's own XDH provider.
  *
- * <p>Files: the private file is PEM {@code PRIVATE KEY} (PKCS#8) followed by {@code PUBLIC KEY}
- * (X.509), written atomically and created owner-only; loading refuses a file others may read. The
+ * <p>Files: the private file is a {@link KeyPairFile} (owner-only PEM, PKCS#8 + X.509). The
  * public file {@code <keysDir>/<peerId>.kx.pub} is the {@code PUBLIC KEY} block, which {@link Roster}
  * reads next to the peer's Ed25519 {@code <peerId>.pub}.
  */
@@ -30,8 +30,6 @@ public final class HopKeys {
   static final String ALGORITHM = "X25519";
   /** Suffix of a published X25519 public key file. */
   public static final String PUBLIC_SUFFIX = ".kx.pub";
-  static final String PRIVATE_LABEL = "PRIVATE KEY";
-  static final String PUBLIC_LABEL = "PUBLIC KEY";
 
   private final String peerId;
   private final PrivateKey privateKey;
@@ -67,14 +65,13 @@ public final class HopKeys {
 
   /** Writes the private key file: atomic, owner-only from creation, never over an existing file. */
   public void savePrivate(Path file) throws IOException {
-    String pem = Pem.encode(PRIVATE_LABEL, privateKey.getEncoded()) + Pem.encode(PUBLIC_LABEL, publicKey.getEncoded());
-    AtomicFile.createOwnerOnly(file, pem.getBytes(StandardCharsets.US_ASCII));
+    KeyPairFile.write(file, new KeyPair(publicKey, privateKey));
   }
 
   /** Writes {@code <keysDir>/<peerId>.kx.pub} (atomically, replacing an older one) and returns its path. */
   public Path publish(Path keysDir) throws IOException {
     Path file = keysDir.resolve(peerId + PUBLIC_SUFFIX);
-    byte[] pem = Pem.encode(PUBLIC_LABEL, publicKey.getEncoded()).getBytes(StandardCharsets.US_ASCII);
+    byte[] pem = Pem.encode(KeyPairFile.PUBLIC_LABEL, publicKey.getEncoded()).getBytes(StandardCharsets.US_ASCII);
     AtomicFile.write(file, out -> out.write(pem));
     return file;
   }
@@ -87,22 +84,9 @@ public final class HopKeys {
    *     X25519 pair whose halves belong together
    */
   public static HopKeys load(String peerId, Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(file.toString(), null, "no key-agreement key file");
-    }
-    AtomicFile.requireOwnerOnly(file);
-    String text = Files.readString(file, StandardCharsets.ISO_8859_1);
-    PrivateKey priv;
-    PublicKey pub;
-    try {
-      KeyFactory kf = KeyFactory.getInstance(ALGORITHM);
-      priv = kf.generatePrivate(new PKCS8EncodedKeySpec(Pem.decode(text, PRIVATE_LABEL)));
-      pub = kf.generatePublic(new X509EncodedKeySpec(Pem.decode(text, PUBLIC_LABEL)));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(file + ": not an hdfl key-agreement key file (" + e.getMessage() + ")");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException(file + ": not an X25519 key pair (" + e.getMessage() + ")");
-    }
+    KeyPair pair = KeyPairFile.read(file, ALGORITHM);
+    PrivateKey priv = pair.getPrivate();
+    PublicKey pub = pair.getPublic();
     HopKeys keys = new HopKeys(peerId, priv, pub);
     // The halves belong together iff agreeing with a probe key gives the same secret both ways.
     HopKeys probe = generate(peerId);
@@ -117,7 +101,7 @@ public final class HopKeys {
   /** Reads a public key file ({@code PUBLIC KEY} PEM, X25519). */
   static PublicKey readPublic(Path file, String text) {
     try {
-      return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(Pem.decode(text, PUBLIC_LABEL)));
+      return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(Pem.decode(text, KeyPairFile.PUBLIC_LABEL)));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": not a public key file (" + e.getMessage() + ")");
     } catch (GeneralSecurityException e) {

@@ -77,7 +77,7 @@ public final class KeyDirectory {
     String text = Files.readString(file, StandardCharsets.ISO_8859_1);
     PublicKey key;
     try {
-      byte[] der = Pem.decode(text, PeerKeys.PUBLIC_LABEL);
+      byte[] der = Pem.decode(text, io.hdfl.io.KeyPairFile.PUBLIC_LABEL);
       key = KeyFactory.getInstance(PeerKeys.ALGORITHM).generatePublic(new X509EncodedKeySpec(der));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": not a public key file (" + e.getMessage() + ")");

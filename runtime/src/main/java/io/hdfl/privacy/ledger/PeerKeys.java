@@ -2,14 +2,13 @@ package io.hdfl.privacy.ledger;
 
 import io.hdfl.io.Pem;
 import io.hdfl.io.AtomicFile;
+import io.hdfl.io.KeyPairFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
@@ -32,8 +31,6 @@ import java.util.Base64;
  */
 public final class PeerKeys {
   static final String ALGORITHM = "Ed25519";
-  private static final String PRIVATE_LABEL = "PRIVATE KEY";
-  static final String PUBLIC_LABEL = "PUBLIC KEY";
 
   private final String peerId;
   private final PrivateKey privateKey;
@@ -103,14 +100,13 @@ public final class PeerKeys {
    * @throws FileAlreadyExistsException if {@code file} exists (a peer's identity is not replaced by accident)
    */
   public void savePrivate(Path file) throws IOException {
-    String pem = Pem.encode(PRIVATE_LABEL, privateKey.getEncoded()) + Pem.encode(PUBLIC_LABEL, publicKey.getEncoded());
-    AtomicFile.createOwnerOnly(file, pem.getBytes(StandardCharsets.US_ASCII));
+    KeyPairFile.write(file, new KeyPair(publicKey, privateKey));
   }
 
   /** Writes {@code <keysDir>/<peerId>.pub} (atomically, replacing an older one) and returns its path. */
   public Path publish(Path keysDir) throws IOException {
     Path file = keysDir.resolve(peerId + KeyDirectory.SUFFIX);
-    byte[] pem = Pem.encode(PUBLIC_LABEL, publicKey.getEncoded()).getBytes(StandardCharsets.US_ASCII);
+    byte[] pem = Pem.encode(KeyPairFile.PUBLIC_LABEL, publicKey.getEncoded()).getBytes(StandardCharsets.US_ASCII);
     AtomicFile.write(file, out -> out.write(pem));
     return file;
   }
@@ -124,22 +120,9 @@ public final class PeerKeys {
    */
   public static PeerKeys load(String peerId, Path file) throws IOException {
     requireId(peerId);
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(file.toString(), null, "no private key file");
-    }
-    AtomicFile.requireOwnerOnly(file);
-    String text = Files.readString(file, StandardCharsets.ISO_8859_1);
-    PrivateKey priv;
-    PublicKey pub;
-    try {
-      KeyFactory kf = KeyFactory.getInstance(ALGORITHM);
-      priv = kf.generatePrivate(new PKCS8EncodedKeySpec(Pem.decode(text, PRIVATE_LABEL)));
-      pub = kf.generatePublic(new X509EncodedKeySpec(Pem.decode(text, PUBLIC_LABEL)));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(file + ": not an hdfl private key file (" + e.getMessage() + ")");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException(file + ": not an Ed25519 key pair (" + e.getMessage() + ")");
-    }
+    KeyPair pair = KeyPairFile.read(file, ALGORITHM);
+    PrivateKey priv = pair.getPrivate();
+    PublicKey pub = pair.getPublic();
     PeerKeys keys = new PeerKeys(peerId, priv, pub);
     byte[] probe = ("hdfl key check " + peerId).getBytes(StandardCharsets.US_ASCII);
     if (!verify(pub, probe, keys.sign(probe))) {
