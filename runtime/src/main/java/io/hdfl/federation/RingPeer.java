@@ -59,6 +59,8 @@ public final class RingPeer implements AutoCloseable {
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile long lastStep = -1;
+  /** Whether this peer's data are already bundled into the model it passed on. */
+  private boolean bundled;
   /** Connection losses of this peer's transport seen so far, and when the last one was noticed. */
   private long knownLosses;
   private long reconnectedAt = System.nanoTime() - RECONNECT_GRACE.toNanos();
@@ -198,7 +200,10 @@ public final class RingPeer implements AutoCloseable {
     } else {
       fresh = null;
     }
-    LocalUpdate.Outcome out = update.apply(model, data, round == 1 ? data : fresh, -1, before, round, step, prev,
+    // the first turn this peer really takes bundles its data (round 1, or later for a peer that missed it)
+    EncodedSet toBundle = bundled ? fresh : data;
+    bundled = true;
+    LocalUpdate.Outcome out = update.apply(model, data, toBundle, -1, before, round, step, prev,
         ctx.settings().seed() * 1_000_003L + step);
     lastStep = step;
     List<String> tail = new ArrayList<>(env.ledgerLines());

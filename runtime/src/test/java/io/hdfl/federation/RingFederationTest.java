@@ -154,4 +154,38 @@ class RingFederationTest {
     Verification v = FederationFixture.verify(r, s, dir);
     assertTrue(v.ok(), v.summary());
   }
+
+  @Test
+  void aPeerThatMissedATurnRejoinsAtTheNextRound() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 3).ackTimeout(Duration.ofMillis(300)).build();
+    LoopbackBroker broker = new LoopbackBroker();
+    // peer-003 misses both attempts of its round-1 hand-off, so it is skipped once; then it is back
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER),
+        id -> id.endsWith("peer-003") ? new DozingTransport(broker.connect(id), 2) : broker.connect(id));
+    assertEquals(PEERS * 3 - 1, r.ledger().size(), "one step of peer-003 did not happen");
+    var rounds = r.ledger().stream().filter(l -> l.entry().peer().equals("peer-003")).map(l -> l.entry().round())
+        .toList();
+    assertEquals(List.of(2, 3), rounds, "peer-003 rejoined at the next round");
+    var last = r.ledger().get(r.ledger().size() - 1).entry();
+    assertEquals((PEERS * 3L - 1) * PER_PEER, last.samplesTotal(), "the accountant counts the updates that happened");
+    assertTrue(FederationFixture.verify(r, s, dir).ok());
+    // its data were bundled at the first turn it took: without noise or retraining, the model is then
+    // every peer's class sums, as if it had never missed a turn
+    FederationSettings plain = FederationFixture.ring(ScheduleMode.NONE, 2).retrainEpochs(0)
+        .ackTimeout(Duration.ofMillis(300)).build();
+    LoopbackBroker b2 = new LoopbackBroker();
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+    Simulation.Result late = FederationFixture.run(plain, shards,
+        id -> id.endsWith("peer-003") ? new DozingTransport(b2.connect(id), 2) : b2.connect(id));
+    Simulation.Result all = FederationFixture.run(plain, shards, new LoopbackBroker()::connect);
+    float[] a = late.finalModel().toArray();
+    float[] c = all.finalModel().toArray();
+    double norm = 0;
+    double diff = 0;
+    for (int i = 0; i < a.length; i++) {
+      norm += c[i] * (double) c[i];
+      diff += (a[i] - c[i]) * (double) (a[i] - c[i]);
+    }
+    assertTrue(diff < 1e-10 * norm, "the late peer's data are in the model: relative difference " + Math.sqrt(diff / norm));
+  }
 }
