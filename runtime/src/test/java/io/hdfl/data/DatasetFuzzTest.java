@@ -40,17 +40,17 @@ public class DatasetFuzzTest {
   private static final Path DIR = TestKeys.tempDir("hdfl-fuzz-data");
   private static final int ROUNDS = 400;
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void choirDat(byte[] data) throws Exception {
     loadWithin(data, () -> checkChoirDat(DIR, data));
   }
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void idx(byte[] data) throws Exception {
     loadWithin(data, () -> checkIdx(DIR, data));
   }
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void csv(byte[] data) throws Exception {
     loadWithin(data, () -> checkCsv(DIR, data));
   }

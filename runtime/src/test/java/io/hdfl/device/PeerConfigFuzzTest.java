@@ -27,7 +27,7 @@ public class PeerConfigFuzzTest {
   private static final Path DIR = TestKeys.tempDir("hdfl-fuzz-config");
   private static final Set<String> ROLES = Set.of("ring", "star-client", "aggregator");
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void read(byte[] data) throws Exception {
     Path file = DIR.resolve("peer.properties");
     Files.write(file, data);

@@ -29,7 +29,7 @@ import java.util.Set;
 public class HopCipherFuzzTest {
   private static final Set<String> ADMITTED = Set.of("peer-a", "peer-b", "peer-c");
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void open(byte[] sealed) throws Exception {
     Contract.allocatesAtMost((1 << 20) + 16L * sealed.length, "opening " + sealed.length + " bytes",
         () -> check(sealed));

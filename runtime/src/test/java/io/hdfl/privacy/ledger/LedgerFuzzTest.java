@@ -60,7 +60,7 @@ public class LedgerFuzzTest {
     }
   }
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void parseLine(byte[] data) throws Exception {
     String line = new String(data, StandardCharsets.UTF_8);
     Contract.allocatesAtMost((1 << 20) + 64L * data.length, "parsing a line of " + data.length + " bytes",
@@ -93,13 +93,13 @@ public class LedgerFuzzTest {
     assertEquals(SIG, again.signature());
   }
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void verifyFile(byte[] data) throws Exception {
     Contract.allocatesAtMost((2 << 20) + 64L * data.length, "verifying " + data.length + " bytes",
         () -> checkVerification(verify(data)));
   }
 
-  @FuzzTest(maxDuration = "90s")
+  @FuzzTest(maxDuration = "60s")
   void verifyResigned(byte[] data) throws Exception {
     Contract.allocatesAtMost((2 << 20) + 64L * data.length, "verifying " + data.length + " re-signed bytes", () -> {
       Resigned r = resign(new String(data, StandardCharsets.ISO_8859_1));
