@@ -36,8 +36,8 @@ public final class BroadcastSignature {
     }
     byte[] unsigned = EnvelopeCodec.encode(env.withSignature(null));
     if (!PeerKeys.verify(key, unsigned, env.signature())) {
-      throw new SealException(SealException.Reason.BAD_SIGNATURE, "the " + env.kind() + " from " + Roster.quoted(env.sender())
-          + " does not verify under its roster key (altered, or signed by someone else)");
+      throw new SealException(SealException.Reason.BAD_SIGNATURE, "the " + env.kind() + " from "
+          + Roster.quoted(env.sender()) + " does not verify under its roster key (altered, or signed by someone else)");
     }
   }
 }

@@ -90,7 +90,8 @@ public final class Roster {
    */
   public PublicKey signingKey(String peerId) throws SealException {
     if (revoked.contains(peerId)) {
-      throw new SealException(SealException.Reason.NOT_ADMITTED, "peer " + quoted(peerId) + " is revoked in the roster");
+      throw new SealException(SealException.Reason.NOT_ADMITTED,
+          "peer " + quoted(peerId) + " is revoked in the roster");
     }
     PublicKey k = signingKeys.get(peerId);
     if (k != null) {
@@ -106,7 +107,8 @@ public final class Roster {
         throw new SealException(SealException.Reason.NOT_ADMITTED, "peer " + quoted(peerId) + ": " + e.getMessage());
       }
     }
-    throw new SealException(SealException.Reason.NOT_ADMITTED, "peer " + quoted(peerId) + " has no signing key in the roster");
+    throw new SealException(SealException.Reason.NOT_ADMITTED,
+        "peer " + quoted(peerId) + " has no signing key in the roster");
   }
 
   /**
