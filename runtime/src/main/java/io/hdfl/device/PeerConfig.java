@@ -12,6 +12,7 @@ import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -73,6 +74,8 @@ public record PeerConfig(
       p.load(r);
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(file + ": no such file");
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(file + ": not UTF-8 text (a configuration file is read as UTF-8)");
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": not a properties file (" + e.getMessage() + ")");
     }
@@ -81,8 +84,19 @@ public record PeerConfig(
     unknown.removeIf(key -> key.startsWith("signal.") || key.startsWith("ingest.")); // checked below when used
     unknown.removeAll(Set.of("replay.file", "replay.speed"));
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(file + ": unknown key(s) " + unknown + " (known: " + new TreeSet<>(KEYS) + ")");
+      throw new IllegalArgumentException(file + ": unknown key(s) " + Keys.printable(unknown.toString())
+          + " (known: " + new TreeSet<>(KEYS) + ")");
     }
+    try {
+      return parse(file, p);
+    } catch (IllegalArgumentException e) {
+      // Every error names the file (and the key where one is to blame), on one line.
+      String m = Keys.printable(String.valueOf(e.getMessage()));
+      throw m.startsWith(file + ": ") ? e : new IllegalArgumentException(file + ": " + m, e);
+    }
+  }
+
+  private static PeerConfig parse(Path file, Properties p) {
     Keys k = new Keys(file, p);
     String peerId = k.id("peer.id");
     String role = k.required("role").toLowerCase(Locale.ROOT);
@@ -90,16 +104,16 @@ public record PeerConfig(
       throw k.bad("role", "must be ring, star-client or aggregator");
     }
     Topology topology = role.equals("ring") ? Topology.RING : Topology.STAR;
-    ScheduleMode mode = ScheduleMode.parse(k.text("privacy", topology == Topology.RING ? "privatedfl" : "fedhdp"));
+    ScheduleMode mode = k.parsed("privacy", topology == Topology.RING ? "privatedfl" : "fedhdp", ScheduleMode::parse);
     int dim = k.integer("dim", 2000);
     double epsilon = k.real("epsilon", 1.0);
     PrivacyParameters params = mode == ScheduleMode.FEDHDP ? PrivacyParameters.perSampleDelta(dim, epsilon)
         : PrivacyParameters.withDelta0(dim, epsilon, k.real("delta0", 1e-3));
     long seed = k.integer("seed", 42);
-    EncoderSpec encoder = new EncoderSpec(EncoderKind.parse(k.text("encoder", "cos")), k.integer("features", 0) == 0
+    EncoderSpec encoder = new EncoderSpec(k.parsed("encoder", "cos", EncoderKind::parse), k.integer("features", 0) == 0
         ? 1 : k.integer("features", 0), dim, k.integer("basis.seed", 42));
     FederationSettings settings = FederationSettings.builder().federation(k.id("federation")).topology(topology)
-        .privacy(mode).params(params).encoder(encoder).similarity(Similarity.parse(k.text("similarity", "cosine")))
+        .privacy(mode).params(params).encoder(encoder).similarity(k.parsed("similarity", "cosine", Similarity::parse))
         .rounds(k.integer("rounds", 5)).retrainEpochs(k.integer("epochs", 1)).perRound(k.integer("per-round", 100))
         .quorum(k.integer("quorum", 0)).roundDeadline(Duration.ofSeconds(k.integer("deadline.seconds", 30)))
         .ackTimeout(Duration.ofSeconds(k.integer("ack.timeout.seconds", 10))).seed(seed)
@@ -250,17 +264,49 @@ public record PeerConfig(
       }
     }
 
+    /** The value of {@code key} (or {@code dflt}) through {@code parser}, whose refusal names the key. */
+    <T> T parsed(String key, String dflt, java.util.function.Function<String, T> parser) {
+      String v = text(key, dflt);
+      try {
+        return parser.apply(v);
+      } catch (IllegalArgumentException e) {
+        throw bad(key, "is not valid: " + e.getMessage());
+      }
+    }
+
     Path path(String key, Path base) {
       String v = text(key, null);
-      return v == null ? null : base.resolve(v);
+      return v == null ? null : resolve(key, base, v);
     }
 
     Path requiredPath(String key, Path base) {
-      return base.resolve(required(key));
+      return resolve(key, base, required(key));
+    }
+
+    private Path resolve(String key, Path base, String v) {
+      try {
+        return base.resolve(v);
+      } catch (java.nio.file.InvalidPathException e) {
+        throw bad(key, "is not a valid path: '" + v + "'");
+      }
     }
 
     IllegalArgumentException bad(String key, String why) {
-      return new IllegalArgumentException(file + ": '" + key + "' " + why);
+      return new IllegalArgumentException(file + ": '" + key + "' " + printable(why));
+    }
+
+    /** {@code s} on one line: control characters (a value may hold escaped line breaks) as {@code \\uXXXX}. */
+    static String printable(String s) {
+      StringBuilder b = new StringBuilder(s.length());
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+          b.append(String.format("\\u%04x", (int) c));
+        } else {
+          b.append(c);
+        }
+      }
+      return b.toString();
     }
   }
 }

@@ -31,13 +31,13 @@ public final class BroadcastSignature {
   public static void verify(ModelEnvelope env, Roster roster) throws SealException {
     var key = roster.signingKey(env.sender());
     if (env.signature().length == 0) {
-      throw new SealException(SealException.Reason.BAD_SIGNATURE, "an unsigned " + env.kind() + " from '"
-          + env.sender() + "'");
+      throw new SealException(SealException.Reason.BAD_SIGNATURE, "an unsigned " + env.kind() + " from "
+          + Roster.quoted(env.sender()));
     }
     byte[] unsigned = EnvelopeCodec.encode(env.withSignature(null));
     if (!PeerKeys.verify(key, unsigned, env.signature())) {
-      throw new SealException(SealException.Reason.BAD_SIGNATURE, "the " + env.kind() + " from '" + env.sender()
-          + "' does not verify under its roster key (altered, or signed by someone else)");
+      throw new SealException(SealException.Reason.BAD_SIGNATURE, "the " + env.kind() + " from "
+          + Roster.quoted(env.sender()) + " does not verify under its roster key (altered, or signed by someone else)");
     }
   }
 }

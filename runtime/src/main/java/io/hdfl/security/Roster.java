@@ -90,7 +90,8 @@ public final class Roster {
    */
   public PublicKey signingKey(String peerId) throws SealException {
     if (revoked.contains(peerId)) {
-      throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' is revoked in the roster");
+      throw new SealException(SealException.Reason.NOT_ADMITTED,
+          "peer " + quoted(peerId) + " is revoked in the roster");
     }
     PublicKey k = signingKeys.get(peerId);
     if (k != null) {
@@ -103,10 +104,37 @@ public final class Roster {
           return found.get();
         }
       } catch (IOException | IllegalArgumentException e) {
-        throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "': " + e.getMessage());
+        throw new SealException(SealException.Reason.NOT_ADMITTED, "peer " + quoted(peerId) + ": " + e.getMessage());
       }
     }
-    throw new SealException(SealException.Reason.NOT_ADMITTED, "peer '" + peerId + "' has no signing key in the roster");
+    throw new SealException(SealException.Reason.NOT_ADMITTED,
+        "peer " + quoted(peerId) + " has no signing key in the roster");
+  }
+
+  /**
+   * {@code id} for a log line, in single quotes: a peer id as it is, anything else (an id taken from
+   * a received frame) with control characters, quotes, backslashes and non-ASCII escaped as
+   * {@code \\uXXXX} and cut after 64 characters, so that it cannot forge or break log lines.
+   */
+  static String quoted(String id) {
+    if (LedgerEntry.isValidId(id)) {
+      return "'" + id + "'";
+    }
+    StringBuilder b = new StringBuilder("'");
+    int n = Math.min(id.length(), 64);
+    for (int i = 0; i < n; i++) {
+      char c = id.charAt(i);
+      if (c < 0x20 || c > 0x7E || c == '\'' || c == '\\') {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    b.append('\'');
+    if (id.length() > n) {
+      b.append("...(").append(id.length()).append(" chars)");
+    }
+    return b.toString();
   }
 
   /**

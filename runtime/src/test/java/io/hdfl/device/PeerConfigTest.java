@@ -64,4 +64,34 @@ class PeerConfigTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(dir.resolve("none")))
         .getMessage().endsWith("no such file"));
   }
+
+  /** Found by PeerConfigFuzzTest: a byte that is not UTF-8 came out as "Input length = 1", naming no file. */
+  @Test
+  void aFileThatIsNotUtf8IsRefusedByName() throws Exception {
+    Path f = dir.resolve("latin1.properties");
+    Files.write(f, "federation = caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertEquals(f + ": not UTF-8 text (a configuration file is read as UTF-8)",
+        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+  }
+
+  /**
+   * Found by PeerConfigFuzzTest: a bad privacy, encoder or similarity name (and the range checks of the
+   * settings behind them) came out without the file or key, and a value with an escaped line break
+   * broke the one-line message.
+   */
+  @Test
+  void everyValueErrorNamesTheFileOnOneLine() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
+        + "role = ring\nring.order = a\n";
+    Files.writeString(f, base + "privacy = privatedf\n");
+    assertEquals(f + ": 'privacy' is not valid: unknown mode 'privatedf' (expected privatedfl, fedhdp, blackbox or none)",
+        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+    Files.writeString(f, base + "epsilon = -1\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .startsWith(f + ": epsilon must be"));
+    Files.writeString(f, base + "dim = 1\\n2\n");
+    assertEquals(f + ": 'dim' must be a whole number, got '1\\u000a2'",
+        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+  }
 }

@@ -57,4 +57,18 @@ class BroadcastSignatureTest {
     assertEquals(Reason.BAD_SIGNATURE, reason(received(EnvelopeCodec.encode(forged.withSignature(sig)))));
     assertThrows(IllegalArgumentException.class, () -> BroadcastSignature.signedFrame(global("aggregator", 1f), MALLORY));
   }
+
+  /** Found by BroadcastSignatureFuzzTest: the claimed sender went into the refusal's log line as it was. */
+  @Test
+  void aForgedSenderCannotBreakOrForgeLogLines() {
+    ModelEnvelope forged = received(EnvelopeCodec.encode(global("x\nhdfl: accepted the global model from aggregator", 1f)
+        .withSignature(new byte[64])));
+    SealException e = assertThrows(SealException.class, () -> BroadcastSignature.verify(forged, ROSTER));
+    assertEquals(Reason.NOT_ADMITTED, e.reason());
+    assertEquals("peer 'x\\u000ahdfl: accepted the global model from aggregator' has no signing key in the roster",
+        e.getMessage());
+    SealException unsigned = assertThrows(SealException.class, () -> BroadcastSignature.verify(
+        global("aggregator", 1f).withSignature(null), Roster.of(Map.of(), Map.of("aggregator", AGG.publicKey()))));
+    assertEquals("an unsigned GLOBAL_MODEL from 'aggregator'", unsigned.getMessage());
+  }
 }
