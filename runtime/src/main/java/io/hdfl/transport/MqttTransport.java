@@ -38,7 +38,9 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  *       anyway) and because abandoned persistent sessions make brokers queue messages forever. The
  *       price: messages published while this client is disconnected are not delivered to it; the
  *       federation protocols' acks and timeouts cover that.
- *   <li>{@link #publish} fails fast with a {@link TransportException} while disconnected.
+ *   <li>{@link #publish} fails fast with a {@link TransportException} while disconnected; a {@link
+ *       #subscribe} while reconnecting (or cut off by a dropped connection) is kept and made when the
+ *       connection is back, with the others.
  *   <li>Handlers run on Paho's callback thread, one message at a time, in arrival order; a handler may
  *       publish (QoS 1 acks are processed on another thread). A message that matches several
  *       subscriptions of this transport is handed to each matching handler once per copy the broker
@@ -161,12 +163,17 @@ public final class MqttTransport implements Transport {
   @Override
   public void subscribe(String topicFilter, int qos, MessageHandler handler) throws TransportException {
     TopicFilter.checkSubscription(topicFilter, qos, handler);
-    checkUsable();
+    if (closed) {
+      throw closedException();
+    }
     Subscription sub = new Subscription(topicFilter, qos, handler);
     Subscription previous;
     synchronized (subLock) {
       previous = subscriptions.put(topicFilter, sub);
       publishSnapshot();
+    }
+    if (!client.isConnected()) {
+      return; // reconnecting: made with the others when the connection is back (restoreSubscriptions)
     }
     try {
       IMqttToken token = client.subscribe(topicFilter, qos);
@@ -176,6 +183,9 @@ public final class MqttTransport implements Transport {
         throw new TransportException("broker " + settings.uri() + " refused the subscription to " + topicFilter);
       }
     } catch (MqttException | TransportException e) {
+      if (e instanceof MqttException me && lostConnection(me)) {
+        return; // the connection dropped meanwhile: kept, and made again on reconnect
+      }
       synchronized (subLock) {
         if (subscriptions.get(topicFilter) == sub) {
           if (previous != null) {
@@ -335,6 +345,12 @@ public final class MqttTransport implements Transport {
 
   private void publishSnapshot() {
     snapshot = subscriptions.values().toArray(new Subscription[0]);
+  }
+
+  private static boolean lostConnection(MqttException e) {
+    int code = e.getReasonCode();
+    return code == MqttException.REASON_CODE_CONNECTION_LOST || code == MqttException.REASON_CODE_CLIENT_NOT_CONNECTED
+        || code == MqttException.REASON_CODE_CLIENT_DISCONNECTING;
   }
 
   private void checkUsable() throws TransportException {

@@ -39,6 +39,12 @@ class EncryptedFederationTest {
   private static List<byte[]> watch(Transport observer, String filter) throws Exception {
     List<byte[]> seen = Collections.synchronizedList(new ArrayList<>());
     observer.subscribe(filter, 1, (topic, payload, retained) -> seen.add(payload));
+    // (Moquette now and then drops a connection right after accepting it; the subscription is then
+    // made on reconnect, and the run must not start before the observer listens again)
+    long deadline = System.nanoTime() + 15_000_000_000L;
+    while (!observer.isConnected() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
     return seen;
   }
 

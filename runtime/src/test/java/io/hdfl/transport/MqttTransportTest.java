@@ -65,6 +65,8 @@ class MqttTransportTest {
       TransportException down =
           assertThrows(TransportException.class, () -> pub.publish(prefix + "ring/1/in", utf8("lost"), 1, false));
       assertTrue(down.getMessage().contains("not connected"), down.getMessage());
+      Inbox late = new Inbox();
+      sub.subscribe(prefix + "star/global", 1, late); // while reconnecting: made once the broker is back
 
       broker.start();
       assertEquals(port, broker.port(), "restarted on the same port");
@@ -73,6 +75,8 @@ class MqttTransportTest {
       Inbox.Message m = inbox.next(5_000);
       assertEquals(prefix + "ring/2/in", m.topic());
       assertEquals("after", m.text());
+      pub.publish(prefix + "star/global", utf8("global"), 1, false);
+      assertEquals("global", late.next(5_000).text(), "the subscription made while reconnecting works");
     }
   }
 
