@@ -1,5 +1,7 @@
 package io.hdfl.federation;
 
+import io.hdfl.security.Roster;
+
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.security.BroadcastSignature;
@@ -133,8 +135,8 @@ public record PeerContext(
     if (opened.sender() == null || opened.sender().equals(env.sender())) {
       return true;
     }
-    LOG.log(System.Logger.Level.WARNING, id + ": rejected " + what + ": it claims sender '" + env.sender()
-        + "' but was sealed by '" + opened.sender() + "'");
+    LOG.log(System.Logger.Level.WARNING, id + ": rejected " + what + ": it claims sender " + Roster.quoted(env.sender())
+        + " but was sealed by '" + opened.sender() + "'");
     return false;
   }
 

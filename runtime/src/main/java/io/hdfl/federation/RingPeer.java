@@ -1,5 +1,7 @@
 package io.hdfl.federation;
 
+import io.hdfl.security.Roster;
+
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
@@ -179,12 +181,12 @@ public final class RingPeer implements AutoCloseable {
       try {
         parent = LedgerCodec.prevHashOf(last);
       } catch (LedgerFormatException e) {
-        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + env.sender()
+        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
             + " (step " + env.step() + "): its last ledger line is malformed: " + e.getMessage());
         return;
       }
       if (!seenLines.contains(prev) && extendedParents.contains(parent)) {
-        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + env.sender()
+        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
             + " (step " + env.step() + ") that forks the chain: its parent entry was already extended");
         return;
       }
@@ -365,7 +367,7 @@ public final class RingPeer implements AutoCloseable {
       ctx.transport().publish(topics.ringAck(received.sender(), ctx.id()), ctx.sealFor(received.sender(), EnvelopeCodec.encode(ack)),
           1, false);
     } catch (SealException e) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": cannot encrypt an ack for " + received.sender() + ": "
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": cannot encrypt an ack for " + Roster.quoted(received.sender()) + ": "
           + e.getMessage());
     } catch (TransportException e) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": could not acknowledge step " + received.step()

@@ -1,5 +1,7 @@
 package io.hdfl.federation;
 
+import io.hdfl.security.Roster;
+
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
@@ -123,14 +125,14 @@ public final class StarAggregator implements AutoCloseable {
       return;
     }
     if (env.kind() != ModelEnvelope.Kind.CLIENT_UPDATE || env.ledgerLines().size() != 1) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: ignored a " + env.kind() + " from " + env.sender());
+      LOG.log(System.Logger.Level.WARNING, "aggregator: ignored a " + env.kind() + " from " + Roster.quoted(env.sender()));
       return;
     }
     if (env.round() != round) {
       synchronized (this) {
         lateUpdates++;
       }
-      LOG.log(System.Logger.Level.INFO, "aggregator: dropped " + env.sender() + "'s update for round " + env.round()
+      LOG.log(System.Logger.Level.INFO, "aggregator: dropped " + Roster.quoted(env.sender()) + "'s update for round " + env.round()
           + " (now in round " + round + ")");
       return;
     }

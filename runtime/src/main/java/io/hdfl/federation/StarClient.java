@@ -1,5 +1,7 @@
 package io.hdfl.federation;
 
+import io.hdfl.security.Roster;
+
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
@@ -110,7 +112,7 @@ public final class StarClient implements AutoCloseable {
     try {
       ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), false, true);
     } catch (SealException e) {
-      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for " + env.sender() + ": "
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for " + Roster.quoted(env.sender()) + ": "
           + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

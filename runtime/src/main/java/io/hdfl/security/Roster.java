@@ -116,7 +116,7 @@ public final class Roster {
    * a received frame) with control characters, quotes, backslashes and non-ASCII escaped as
    * {@code \\uXXXX} and cut after 64 characters, so that it cannot forge or break log lines.
    */
-  static String quoted(String id) {
+  public static String quoted(String id) {
     if (LedgerEntry.isValidId(id)) {
       return "'" + id + "'";
     }
