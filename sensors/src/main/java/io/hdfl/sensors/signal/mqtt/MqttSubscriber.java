@@ -100,6 +100,20 @@ final class MqttSubscriber implements AutoCloseable {
         }
       }
     } catch (MqttException e) {
+      int code = e.getReasonCode();
+      if (code == MqttException.REASON_CODE_CONNECTION_LOST || code == MqttException.REASON_CODE_CLIENT_NOT_CONNECTED) {
+        // The connection dropped right after it was made (brokers do this now and then, e.g. Moquette
+        // under load): Paho reconnects on its own and the callback subscribes again; open() returns
+        // once that is done, so a source it returns is subscribed.
+        log.warn("the connection to " + s.uri() + " dropped while subscribing; waiting to reconnect");
+        try {
+          if (sub.awaitResubscribed(Math.max(timeoutMs, s.maxReconnectDelay().toMillis() * 3))) {
+            return sub;
+          }
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+      }
       sub.close();
       throw new IOException("subscribing at MQTT broker " + s.uri() + " failed: " + describe(e), e);
     } catch (IOException e) {
@@ -121,6 +135,21 @@ final class MqttSubscriber implements AutoCloseable {
       log.warn("publishing to " + ThrottledLog.printable(topic, 200) + " failed: " + describe(e));
       return false;
     }
+  }
+
+  /** Completed re-subscriptions after reconnects (all filters acknowledged). */
+  private int resubscriptions;
+
+  private synchronized boolean awaitResubscribed(long timeoutMs) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (resubscriptions == 0) {
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) {
+        return false;
+      }
+      wait(left);
+    }
+    return true;
   }
 
   boolean isConnected() {
@@ -210,11 +239,19 @@ final class MqttSubscriber implements AutoCloseable {
       }
       log.info("reconnected to " + settings.uri() + "; subscribing again");
       // asynchronously: this runs on a Paho thread that must not wait for its own acknowledgements
+      java.util.concurrent.atomic.AtomicInteger acked = new java.util.concurrent.atomic.AtomicInteger();
       for (String f : filters) {
         try {
           client.subscribe(f, settings.qos(), null, new IMqttActionListener() {
             @Override
-            public void onSuccess(IMqttToken token) {}
+            public void onSuccess(IMqttToken token) {
+              if (acked.incrementAndGet() == filters.size()) {
+                synchronized (MqttSubscriber.this) {
+                  resubscriptions++;
+                  MqttSubscriber.this.notifyAll();
+                }
+              }
+            }
 
             @Override
             public void onFailure(IMqttToken token, Throwable e) {
