@@ -68,20 +68,7 @@ public final class EnvelopeException extends RuntimeException {
    * non-ASCII escaped as {@code \\uXXXX}, cut after 64 characters.
    */
   static String quoted(String s) {
-    StringBuilder b = new StringBuilder(Math.min(s.length(), 64) + 8).append('"');
-    int n = Math.min(s.length(), 64);
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
-        b.append(String.format("\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    b.append('"');
-    if (s.length() > n) {
-      b.append("...(").append(s.length()).append(" chars)");
-    }
-    return b.toString();
+    return io.hdfl.io.LogText.quoted(s, '"');
   }
+
 }

@@ -117,25 +117,9 @@ public final class Roster {
    * {@code \\uXXXX} and cut after 64 characters, so that it cannot forge or break log lines.
    */
   public static String quoted(String id) {
-    if (LedgerEntry.isValidId(id)) {
-      return "'" + id + "'";
-    }
-    StringBuilder b = new StringBuilder("'");
-    int n = Math.min(id.length(), 64);
-    for (int i = 0; i < n; i++) {
-      char c = id.charAt(i);
-      if (c < 0x20 || c > 0x7E || c == '\'' || c == '\\') {
-        b.append(String.format("\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    b.append('\'');
-    if (id.length() > n) {
-      b.append("...(").append(id.length()).append(" chars)");
-    }
-    return b.toString();
+    return LedgerEntry.isValidId(id) ? "'" + id + "'" : io.hdfl.io.LogText.quoted(id, '\'');
   }
+
 
   /**
    * The X25519 key hops to or from {@code peerId} use.

@@ -2,7 +2,6 @@ package io.hdfl.sensors.signal.pi4j;
 
 import io.hdfl.sensors.signal.Channel;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -75,24 +74,7 @@ public final class Ads1115Config {
       throw new IllegalArgumentException(where + ": an ADS1115 answers at 0x48 (ADDR to GND), 0x49 (VDD), "
           + "0x4a (SDA) or 0x4b (SCL)");
     }
-    if (b.channels.isEmpty()) {
-      throw new IllegalArgumentException(where + ": no channels configured");
-    }
-    Map<Ads1115Input, String> used = new EnumMap<>(Ads1115Input.class);
-    List<Channel> names = new ArrayList<>();
-    for (AnalogChannel<Ads1115Input> c : b.channels) {
-      String other = used.putIfAbsent(c.input(), c.channel().name());
-      if (other != null) {
-        throw new IllegalArgumentException(where + ": input " + c.input() + " is used by both '" + other + "' and '"
-            + c.channel().name() + "'");
-      }
-      names.add(c.channel());
-    }
-    try {
-      Channel.checkList(names);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
-    }
+    AnalogChannel.checkList(where, b.channels);
     this.bus = b.bus;
     this.address = b.address;
     this.gain = b.gain;

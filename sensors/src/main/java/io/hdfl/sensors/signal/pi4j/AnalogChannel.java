@@ -1,6 +1,10 @@
 package io.hdfl.sensors.signal.pi4j;
 
 import io.hdfl.sensors.signal.Channel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -65,6 +69,32 @@ public record AnalogChannel<I>(Channel channel, I input, double scale, double of
       return new AnalogChannel<>(channel, input, scale, offset);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("analog channel '" + spec.strip() + "': " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Checks a device's channel list: not empty, each input used once, channel names valid and distinct.
+   *
+   * @throws IllegalArgumentException one line starting with {@code where}
+   */
+  static <I> void checkList(String where, List<AnalogChannel<I>> channels) {
+    if (channels.isEmpty()) {
+      throw new IllegalArgumentException(where + ": no channels configured");
+    }
+    Map<I, String> used = new HashMap<>();
+    List<Channel> names = new ArrayList<>();
+    for (AnalogChannel<I> c : channels) {
+      String other = used.putIfAbsent(c.input(), c.channel().name());
+      if (other != null) {
+        throw new IllegalArgumentException(where + ": input " + c.input() + " is used by both '" + other + "' and '"
+            + c.channel().name() + "'");
+      }
+      names.add(c.channel());
+    }
+    try {
+      Channel.checkList(names);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
   }
 

@@ -2,10 +2,8 @@ package io.hdfl.sensors.signal.pi4j;
 
 import io.hdfl.sensors.signal.Channel;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
@@ -51,24 +49,7 @@ public final class Mcp3008Config {
       throw new IllegalArgumentException(where + ": reference voltage must be 0.25..5.5 V (VREF ≤ VDD), got "
           + b.vrefVolts);
     }
-    if (b.channels.isEmpty()) {
-      throw new IllegalArgumentException(where + ": no channels configured");
-    }
-    Map<Mcp3008Input, String> used = new EnumMap<>(Mcp3008Input.class);
-    List<Channel> names = new ArrayList<>();
-    for (AnalogChannel<Mcp3008Input> c : b.channels) {
-      String other = used.putIfAbsent(c.input(), c.channel().name());
-      if (other != null) {
-        throw new IllegalArgumentException(where + ": input " + c.input() + " is used by both '" + other + "' and '"
-            + c.channel().name() + "'");
-      }
-      names.add(c.channel());
-    }
-    try {
-      Channel.checkList(names);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
-    }
+    AnalogChannel.checkList(where, b.channels);
     this.bus = b.bus;
     this.chipSelect = b.chipSelect;
     this.baud = b.baud;
