@@ -66,12 +66,10 @@ public final class PrototypeTrainer {
     float[] protos = model.vectors();
     float[] v = set.vectors();
     float[] scores = new float[s];
-    float[] query = new float[d];
     int mistakes = 0;
     for (int i : order) {
       int off = set.offset(i);
-      System.arraycopy(v, off, query, 0, d);
-      kernels.dotScores(query, 1, protos, s, d, scores);
+      kernels.dotScores(v, off, 1, protos, s, d, scores);
       int pred = 0;
       double best = Double.NEGATIVE_INFINITY;
       for (int c = 0; c < s; c++) {
@@ -88,8 +86,8 @@ public final class PrototypeTrainer {
       int truth = set.label(i);
       if (pred != truth) {
         double hSq = set.squaredNorm(i);
-        model.addKnowing(truth, 1f, query, 0, scores[truth], hSq, kernels);
-        model.addKnowing(pred, -1f, query, 0, scores[pred], hSq, kernels);
+        model.addKnowing(truth, 1f, v, off, scores[truth], hSq, kernels);
+        model.addKnowing(pred, -1f, v, off, scores[pred], hSq, kernels);
         mistakes++;
       }
     }

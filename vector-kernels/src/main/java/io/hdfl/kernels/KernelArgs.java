@@ -36,8 +36,8 @@ final class KernelArgs {
     matrix(out, outOff, n, b.cols(), "out");
   }
 
-  static void scores(float[] queries, int nq, float[] protos, int s, int d, float[] scores) {
-    matrix(queries, nq, d, "queries");
+  static void scores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    matrix(queries, qOff, nq, d, "queries");
     matrix(protos, s, d, "protos");
     matrix(scores, nq, s, "scores");
   }

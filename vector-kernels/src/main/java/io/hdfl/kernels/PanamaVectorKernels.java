@@ -354,43 +354,82 @@ final class PanamaVectorKernels implements VectorKernels {
   // ---------------------------------------------------------------- similarity
 
   @Override
-  public void dotScores(float[] queries, int nq, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.scores(queries, nq, protos, s, d, scores);
-    int bound = F.loopBound(d);
+  public void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
     for (int q = 0; q < nq; q++) {
-      int qo = q * d;
+      int qo = qOff + q * d;
+      int so = q * s;
       int c = 0;
+      // eight prototypes per pass: the query is read once for eight independent FMA chains
+      for (; c + 8 <= s; c += 8) {
+        dot8(queries, qo, protos, c * d, d, scores, so + c);
+      }
       for (; c + 4 <= s; c += 4) {
-        int p0 = c * d, p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
-        FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
-            s3 = FloatVector.zero(F);
-        int i = 0;
-        for (; i < bound; i += L) {
-          FloatVector v = FloatVector.fromArray(F, queries, qo + i);
-          s0 = v.fma(FloatVector.fromArray(F, protos, p0 + i), s0);
-          s1 = v.fma(FloatVector.fromArray(F, protos, p1 + i), s1);
-          s2 = v.fma(FloatVector.fromArray(F, protos, p2 + i), s2);
-          s3 = v.fma(FloatVector.fromArray(F, protos, p3 + i), s3);
-        }
-        float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD),
-            t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
-        for (; i < d; i++) {
-          float v = queries[qo + i];
-          t0 += v * protos[p0 + i];
-          t1 += v * protos[p1 + i];
-          t2 += v * protos[p2 + i];
-          t3 += v * protos[p3 + i];
-        }
-        int so = q * s + c;
-        scores[so] = t0;
-        scores[so + 1] = t1;
-        scores[so + 2] = t2;
-        scores[so + 3] = t3;
+        dot4(queries, qo, protos, c * d, d, scores, so + c);
       }
       for (; c < s; c++) {
-        scores[q * s + c] = dotUnchecked(queries, qo, protos, c * d, d);
+        scores[so + c] = dotUnchecked(queries, qo, protos, c * d, d);
       }
     }
+  }
+
+  /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 4. */
+  private static void dot4(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
+    FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
+        s3 = FloatVector.zero(F);
+    int i = 0;
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      FloatVector v = FloatVector.fromArray(F, q, qo + i);
+      s0 = v.fma(FloatVector.fromArray(F, p, p0 + i), s0);
+      s1 = v.fma(FloatVector.fromArray(F, p, p1 + i), s1);
+      s2 = v.fma(FloatVector.fromArray(F, p, p2 + i), s2);
+      s3 = v.fma(FloatVector.fromArray(F, p, p3 + i), s3);
+    }
+    float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD),
+        t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
+    for (; i < d; i++) {
+      float v = q[qo + i];
+      t0 += v * p[p0 + i];
+      t1 += v * p[p1 + i];
+      t2 += v * p[p2 + i];
+      t3 += v * p[p3 + i];
+    }
+    out[o] = t0;
+    out[o + 1] = t1;
+    out[o + 2] = t2;
+    out[o + 3] = t3;
+  }
+
+  /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 8. */
+  private static void dot8(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
+    FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
+        s3 = FloatVector.zero(F), s4 = FloatVector.zero(F), s5 = FloatVector.zero(F),
+        s6 = FloatVector.zero(F), s7 = FloatVector.zero(F);
+    int i = 0;
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      FloatVector v = FloatVector.fromArray(F, q, qo + i);
+      s0 = v.fma(FloatVector.fromArray(F, p, p0 + i), s0);
+      s1 = v.fma(FloatVector.fromArray(F, p, p1 + i), s1);
+      s2 = v.fma(FloatVector.fromArray(F, p, p2 + i), s2);
+      s3 = v.fma(FloatVector.fromArray(F, p, p3 + i), s3);
+      s4 = v.fma(FloatVector.fromArray(F, p, p4 + i), s4);
+      s5 = v.fma(FloatVector.fromArray(F, p, p5 + i), s5);
+      s6 = v.fma(FloatVector.fromArray(F, p, p6 + i), s6);
+      s7 = v.fma(FloatVector.fromArray(F, p, p7 + i), s7);
+    }
+    float[] t = {s0.reduceLanes(VectorOperators.ADD), s1.reduceLanes(VectorOperators.ADD),
+        s2.reduceLanes(VectorOperators.ADD), s3.reduceLanes(VectorOperators.ADD),
+        s4.reduceLanes(VectorOperators.ADD), s5.reduceLanes(VectorOperators.ADD),
+        s6.reduceLanes(VectorOperators.ADD), s7.reduceLanes(VectorOperators.ADD)};
+    for (; i < d; i++) {
+      float v = q[qo + i];
+      for (int j = 0; j < 8; j++) {
+        t[j] += v * p[p0 + j * d + i];
+      }
+    }
+    System.arraycopy(t, 0, out, o, 8);
   }
 
   @Override

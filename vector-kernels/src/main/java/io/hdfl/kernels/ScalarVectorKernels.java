@@ -113,12 +113,12 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
-  public void dotScores(float[] queries, int nq, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.scores(queries, nq, protos, s, d, scores);
+  public void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
     for (int q = 0; q < nq; q++) {
       for (int c = 0; c < s; c++) {
         float acc = 0f;
-        int qo = q * d;
+        int qo = qOff + q * d;
         int po = c * d;
         for (int i = 0; i < d; i++) {
           acc += queries[qo + i] * protos[po + i];

@@ -60,7 +60,15 @@ public interface VectorKernels {
    * Batched similarity: {@code scores[q*s + c] = dot(queries[q*d..], protos[c*d..])} for {@code q <
    * nq}, {@code c < s}.
    */
-  void dotScores(float[] queries, int nq, float[] protos, int s, int d, float[] scores);
+  default void dotScores(float[] queries, int nq, float[] protos, int s, int d, float[] scores) {
+    dotScores(queries, 0, nq, protos, s, d, scores);
+  }
+
+  /**
+   * As {@link #dotScores(float[], int, float[], int, int, float[])} for the {@code nq} queries stored
+   * row-major from {@code queries[qOff]} (e.g. one sample of an encoded set, without copying it).
+   */
+  void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores);
 
   /** Index of the largest value (first one on ties); NaN never wins. {@code len >= 1}. */
   int argmax(float[] x, int off, int len);

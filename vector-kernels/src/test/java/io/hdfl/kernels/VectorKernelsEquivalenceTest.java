@@ -1,6 +1,7 @@
 package io.hdfl.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -98,7 +99,7 @@ class VectorKernelsEquivalenceTest {
   void dotScoresMatchReference() {
     for (VectorKernels panama : KernelPairs.panamaVariants()) {
       for (int d : KernelPairs.AWKWARD_SIZES) {
-        for (int s : new int[] {1, 3, 4, 5, 26}) {
+        for (int s : new int[] {1, 3, 4, 5, 8, 10, 13, 26}) {
           int nq = d >= 1021 ? 2 : 3;
           float[] q = KernelPairs.gaussian(nq * d, d * 31L + s, 1.0);
           float[] p = KernelPairs.gaussian(s * d, d * 17L + s, 1.0);
@@ -109,6 +110,19 @@ class VectorKernelsEquivalenceTest {
           for (int i = 0; i < a.length; i++) {
             assertEquals(a[i], b[i], 2 * sumTolerance(d, 1.0), "d=" + d + " s=" + s + " i=" + i);
           }
+          // the last query in place, at its offset in the batch: the same scores as in the batch
+          float[] one = new float[s];
+          panama.dotScores(q, (nq - 1) * d, 1, p, s, d, one);
+          for (int c = 0; c < s; c++) {
+            assertEquals(b[(nq - 1) * s + c], one[c], 0f, "offset query, d=" + d + " s=" + s + " c=" + c);
+          }
+          scalar.dotScores(q, (nq - 1) * d, 1, p, s, d, one);
+          for (int c = 0; c < s; c++) {
+            assertEquals(a[(nq - 1) * s + c], one[c], 0f, "scalar offset query, d=" + d + " s=" + s + " c=" + c);
+          }
+          int past = (nq - 1) * d + 1;
+          assertThrows(IndexOutOfBoundsException.class, () -> panama.dotScores(q, past, 1, p, s, d, one));
+          assertThrows(IndexOutOfBoundsException.class, () -> scalar.dotScores(q, past, 1, p, s, d, one));
         }
       }
     }
