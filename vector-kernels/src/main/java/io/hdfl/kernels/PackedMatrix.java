@@ -20,23 +20,56 @@ public final class PackedMatrix {
     this.data = data;
   }
 
-  /** Packs a row-major matrix into panels of {@code panelWidth} columns. */
-  public static PackedMatrix pack(float[] rowMajor, int rows, int cols, int panelWidth) {
-    Objects.requireNonNull(rowMajor, "rowMajor");
+  /** Writes row {@code row} of a matrix into {@code dst[0 .. cols)}. */
+  @FunctionalInterface
+  public interface RowSource {
+    void row(int row, float[] dst);
+  }
+
+  /**
+   * Builds a matrix row by row straight into panels of {@code panelWidth} columns, with up to {@code
+   * threads} threads (each with one row of scratch), so a large matrix is never held twice — the peak
+   * is the packed matrix plus a row per thread, not a row-major copy as well.
+   */
+  public static PackedMatrix build(int rows, int cols, int panelWidth, int threads, RowSource source) {
+    Objects.requireNonNull(source, "source");
+    float[] data = allocate(rows, cols, panelWidth);
+    int panels = (cols + panelWidth - 1) / panelWidth;
+    ParallelRows.run(rows, threads, 1, 8, (lo, hi) -> {
+      float[] row = new float[cols];
+      for (int r = lo; r < hi; r++) {
+        source.row(r, row);
+        for (int p = 0; p < panels; p++) {
+          int c0 = p * panelWidth;
+          System.arraycopy(row, c0, data, p * panelWidth * rows + r * panelWidth, Math.min(panelWidth, cols - c0));
+        }
+      }
+    });
+    return new PackedMatrix(rows, cols, panelWidth, data);
+  }
+
+  private static float[] allocate(int rows, int cols, int panelWidth) {
     if (rows < 1 || cols < 1 || panelWidth < 1) {
       throw new IllegalArgumentException(
           "rows, cols and panelWidth must be >= 1: " + rows + ", " + cols + ", " + panelWidth);
-    }
-    if ((long) rows * cols > rowMajor.length) {
-      throw new IllegalArgumentException(
-          "matrix " + rows + "x" + cols + " needs " + (long) rows * cols + " floats, got " + rowMajor.length);
     }
     int panels = (cols + panelWidth - 1) / panelWidth;
     long size = (long) panels * panelWidth * rows;
     if (size > Integer.MAX_VALUE - 16) {
       throw new IllegalArgumentException("packed matrix too large: " + size + " floats");
     }
-    float[] data = new float[(int) size];
+    return new float[(int) size];
+  }
+
+  /** Packs a row-major matrix into panels of {@code panelWidth} columns. */
+  public static PackedMatrix pack(float[] rowMajor, int rows, int cols, int panelWidth) {
+    Objects.requireNonNull(rowMajor, "rowMajor");
+    float[] data = allocate(rows, cols, panelWidth);
+    if ((long) rows * cols > rowMajor.length) {
+      throw new IllegalArgumentException(
+          "matrix " + rows + "x" + cols + " needs " + (long) rows * cols + " floats, got " + rowMajor.length);
+    }
+    int panels = (cols + panelWidth - 1) / panelWidth;
     for (int p = 0; p < panels; p++) {
       int c0 = p * panelWidth;
       int w = Math.min(panelWidth, cols - c0);

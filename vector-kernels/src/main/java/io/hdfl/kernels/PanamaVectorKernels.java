@@ -76,6 +76,11 @@ final class PanamaVectorKernels implements VectorKernels {
     return PackedMatrix.pack(rowMajor, rows, cols, W);
   }
 
+  @Override
+  public PackedMatrix pack(int rows, int cols, int threads, PackedMatrix.RowSource source) {
+    return PackedMatrix.build(rows, cols, W, threads, source);
+  }
+
   // ---------------------------------------------------------------- projection GEMM
 
   @Override

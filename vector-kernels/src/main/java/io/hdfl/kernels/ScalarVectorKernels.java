@@ -26,6 +26,11 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
+  public PackedMatrix pack(int rows, int cols, int threads, PackedMatrix.RowSource source) {
+    return PackedMatrix.build(rows, cols, cols, threads, source);
+  }
+
+  @Override
   public void project(float[] x, int xOff, int n, int f, PackedMatrix b, float[] out, int outOff, int threads) {
     KernelArgs.project(x, xOff, n, f, b, out, outOff);
     ParallelRows.run(n, threads, 1, MIN_ROWS_PER_THREAD,

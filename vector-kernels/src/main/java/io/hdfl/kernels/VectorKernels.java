@@ -24,6 +24,9 @@ public interface VectorKernels {
    */
   PackedMatrix pack(float[] rowMajor, int rows, int cols);
 
+  /** Builds a matrix in this implementation's layout row by row ({@link PackedMatrix#build}). */
+  PackedMatrix pack(int rows, int cols, int threads, PackedMatrix.RowSource source);
+
   /**
    * Projection GEMM: {@code out[n×d] = x[n×f] · b[f×d]} where {@code b} is packed ({@code b.rows() ==
    * f}, {@code b.cols() == d}). Uses up to {@code threads} threads for large batches.

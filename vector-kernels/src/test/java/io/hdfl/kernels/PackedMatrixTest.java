@@ -20,6 +20,20 @@ class PackedMatrixTest {
   }
 
   @Test
+  void buildingRowByRowEqualsPackingTheWholeMatrix() {
+    int rows = 21, cols = 37;
+    float[] a = KernelPairs.gaussian(rows * cols, 12, 1.0);
+    for (int w : new int[] {1, 16, 37, 48}) {
+      for (int threads : new int[] {1, 2, 3}) {
+        PackedMatrix built = PackedMatrix.build(rows, cols, w, threads,
+            (r, dst) -> System.arraycopy(a, r * cols, dst, 0, cols));
+        assertArrayEquals(PackedMatrix.pack(a, rows, cols, w).data(), built.data(), "w=" + w + " threads=" + threads);
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> PackedMatrix.build(0, 2, 2, 1, (r, dst) -> { }));
+  }
+
+  @Test
   void rejectsBadShapes() {
     assertThrows(IllegalArgumentException.class, () -> PackedMatrix.pack(new float[3], 2, 2, 2));
     assertThrows(IllegalArgumentException.class, () -> PackedMatrix.pack(new float[4], 0, 2, 2));
