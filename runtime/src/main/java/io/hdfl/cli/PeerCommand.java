@@ -34,7 +34,8 @@ final class PeerCommand implements Callable<Integer> {
         err.println("hdfl peer " + cfg.peerId() + ": " + line);
         err.flush();
       });
-      spec.commandLine().getOut().printf("public keys of %s: %s (copy %s.pub and %s.kx.pub into every peer's roster: %s)%n",
+      spec.commandLine().getOut().printf("public keys of %s: %s (copy %s.pub and %s.kx.pub into every peer's roster: %s;"
+          + " or have the federation sign a roster with them: hdfl roster sign)%n",
           cfg.peerId(), pub, cfg.peerId(), cfg.peerId(), cfg.rosterDir());
       return 0;
     }

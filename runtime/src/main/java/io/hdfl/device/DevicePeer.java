@@ -4,6 +4,9 @@ import io.hdfl.security.HopAead;
 import io.hdfl.security.HopCipher;
 import io.hdfl.security.HopKeys;
 import io.hdfl.security.Roster;
+import io.hdfl.security.FederationKey;
+import io.hdfl.security.RosterHistory;
+import io.hdfl.security.SignedRoster;
 
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
@@ -120,7 +123,7 @@ public final class DevicePeer {
     Path ledgerFile = cfg.stateDir().resolve("ledger.jsonl");
     StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
         expectations(s));
-    boolean resuming = resumeOrStartOver(checkpoints, ledgerFile, log);
+    boolean resuming = resumeOrStartOver(checkpoints, cfg.role().equals("star-client") ? null : ledgerFile);
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     Transport transport = connect(cfg, topics);
     DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
@@ -271,11 +274,25 @@ public final class DevicePeer {
     }
     HopKeys own = hopKeys(cfg, log);
     Roster roster;
-    try {
-      roster = Roster.open(cfg.rosterDir());
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy every "
-          + "peer's <id>" + HopKeys.PUBLIC_SUFFIX + " (from its state directory's keys/, after 'hdfl peer --init') there");
+    if (cfg.federationKey() != null) {
+      SignedRoster signed = SignedRoster.read(cfg.signedRoster(), FederationKey.readPublic(cfg.federationKey()));
+      if (!signed.federation().equals(cfg.settings().federation())) {
+        throw new IllegalArgumentException(cfg.signedRoster() + ": is the roster of federation '" + signed.federation()
+            + "', not of '" + cfg.settings().federation() + "'");
+      }
+      RosterHistory.accept(cfg.stateDir().resolve("roster.accepted"), signed, cfg.signedRoster());
+      roster = Roster.open(cfg.rosterDir(), signed);
+      log.accept("roster version " + signed.version() + " (issued " + signed.issued() + ") signed by the federation key "
+          + cfg.federationKey() + ": " + signed.members().size() + " members, " + signed.revoked().size() + " revoked"
+          + (java.nio.file.Files.isDirectory(cfg.rosterDir()) ? ", plus the keys pinned in " + cfg.rosterDir() : ""));
+    } else {
+      try {
+        roster = Roster.open(cfg.rosterDir());
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy "
+            + "every peer's <id>" + HopKeys.PUBLIC_SUFFIX + " (from its state directory's keys/, after 'hdfl peer --init') "
+            + "there, or set 'roster.federation.key' to admit the peers of a roster signed by the federation");
+      }
     }
     List<String> partners = cfg.role().equals("ring") ? cfg.ringOrder() : List.of();
     List<String> missing = new ArrayList<>();
@@ -287,10 +304,12 @@ public final class DevicePeer {
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("roster " + cfg.rosterDir() + " does not admit " + missing + ": add their <id>"
-          + HopKeys.PUBLIC_SUFFIX + " files (or remove them from 'ring.order')");
+      throw new IllegalArgumentException("roster " + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir())
+          + " does not admit " + missing + ": " + (cfg.federationKey() != null ? "have the federation sign a roster "
+          + "with them" : "add their <id>" + HopKeys.PUBLIC_SUFFIX + " files") + " (or remove them from 'ring.order')");
     }
-    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster " + cfg.rosterDir());
+    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster "
+        + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir()));
     return new HopCipher(cfg.settings().federation(), own, roster, aead);
   }
 
@@ -350,20 +369,22 @@ public final class DevicePeer {
    * Whether this start resumes a run in progress (its checkpoints are kept and its ledger continued)
    * rather than starting a new one (after a finished run its ledger is replaced, as before).
    *
+   * @param ledgerFile the role's ledger (null: a star client keeps none)
    * @throws IllegalArgumentException if the state directory holds a ledger but no checkpoint: it may
    *     be an interrupted run's, which is never silently discarded
    */
-  private static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile, Consumer<String> log)
-      throws java.io.IOException {
+  private static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
     if (checkpoints.finished()) {
       checkpoints.clear();
-      Files.deleteIfExists(ledgerFile); // the previous run finished: a new run starts a new chain
+      if (ledgerFile != null) {
+        Files.deleteIfExists(ledgerFile); // the previous run finished: a new run starts a new chain
+      }
       return false;
     }
     if (checkpoints.inProgress()) {
       return true;
     }
-    if (Files.exists(ledgerFile) && Files.size(ledgerFile) > 0) {
+    if (ledgerFile != null && Files.exists(ledgerFile) && Files.size(ledgerFile) > 0) {
       throw new IllegalArgumentException(ledgerFile + " holds a ledger but " + checkpoints.dir() + " no checkpoint of "
           + "a run in progress or finished: it may belong to an interrupted run; move it away to start a new run");
     }
