@@ -80,9 +80,39 @@ public final class DevicePeer {
     this.kernels = kernels;
   }
 
+  /** Runs this device's part of the federation, resuming a run in progress; see {@link #run(Consumer, boolean)}. */
   public Outcome run(Consumer<String> log) throws Exception {
+    return run(log, false);
+  }
+
+  /**
+   * Runs this device's part of the federation. With checkpoints of a run in progress in the state
+   * directory it resumes that run. If the run there has finished (its final model is saved), it
+   * reports that run's outcome and does nothing else — a restart after the end never replaces the
+   * ledger — unless {@code newRun}: then the finished run's ledger is kept as {@code
+   * ledger-<time>.jsonl} and a new run starts.
+   */
+  public Outcome run(Consumer<String> log, boolean newRun) throws Exception {
     PeerConfig cfg = config;
     Files.createDirectories(cfg.stateDir());
+    Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
+    StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),
+        expectations(cfg.settings()));
+    java.util.OptionalInt finished = early.finished();
+    if (finished.isPresent()) {
+      if (!newRun) {
+        log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
+            + "; nothing to do (start a new run with --new-run)");
+        return new Outcome(cfg.stateDir().resolve("final-model.hdfl"), ledgerFile, finished.getAsInt());
+      }
+      if (ledgerFile != null && Files.exists(ledgerFile)) {
+        Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
+            "uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()) + ".jsonl");
+        Files.move(ledgerFile, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        log.accept("new run: the finished run's ledger is kept as " + kept);
+      }
+      early.clear();
+    }
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
     List<String> classNames = null;
@@ -119,10 +149,9 @@ public final class DevicePeer {
     FederationSettings s = cfg.settings();
     HopCipher hops = hops(cfg, log);
     Topics topics = new Topics(s.federation());
-    Path ledgerFile = cfg.stateDir().resolve("ledger.jsonl");
     StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
         expectations(s));
-    boolean resuming = resumeOrStartOver(checkpoints, cfg.role().equals("star-client") ? null : ledgerFile);
+    boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     Transport transport = connect(cfg, topics);
     DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
@@ -199,7 +228,6 @@ public final class DevicePeer {
           client.start();
           peers.onOnline(client::peerOnline);
           announce(transport, topics, cfg);
-          ledgerFile = null;
           failure = client.failure();
           break;
         }
@@ -366,20 +394,13 @@ public final class DevicePeer {
 
   /**
    * Whether this start resumes a run in progress (its checkpoints are kept and its ledger continued)
-   * rather than starting a new one (after a finished run its ledger is replaced, as before).
+   * rather than starting a new one.
    *
    * @param ledgerFile the role's ledger (null: a star client keeps none)
    * @throws IllegalArgumentException if the state directory holds a ledger but no checkpoint: it may
    *     be an interrupted run's, which is never silently discarded
    */
   private static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
-    if (checkpoints.finished()) {
-      checkpoints.clear();
-      if (ledgerFile != null) {
-        Files.deleteIfExists(ledgerFile); // the previous run finished: a new run starts a new chain
-      }
-      return false;
-    }
     if (checkpoints.inProgress()) {
       return true;
     }

@@ -65,13 +65,17 @@ final class StateCheckpoints implements RingJournal {
     return dir.resolve("finished.ckpt");
   }
 
-  /** Whether a previous run's final model was saved (the next start is a new run). */
-  boolean finished() throws IOException {
+  /** The last round of the run whose final model was saved here, if one finished. */
+  java.util.OptionalInt finished() throws IOException {
     if (!Files.exists(finishedFile())) {
-      return false;
+      return java.util.OptionalInt.empty();
     }
-    read(finishedFile(), "finished");
-    return true;
+    CheckpointFile.Content c = read(finishedFile(), "finished");
+    try {
+      return java.util.OptionalInt.of(Math.toIntExact(c.number("round")));
+    } catch (ArithmeticException e) {
+      throw refuse(new CheckpointFormatException(c.file() + ": 'round' is out of range"));
+    }
   }
 
   /** Whether there is a run in progress to resume: a role checkpoint or a received model. */

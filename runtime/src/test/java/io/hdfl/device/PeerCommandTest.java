@@ -452,24 +452,29 @@ class PeerCommandTest {
       HdModel b = ModelFile.read(dir.resolve("state/press-02/final-model.hdfl"));
       assertArrayEquals(a.prototypes().toArray(), b.prototypes().toArray());
 
+      // started again, a finished run is only reported (its ledger is never replaced by accident)
+      r = cli("peer", "--config", configs.get(0).toString());
+      assertEquals("0", r[0], r[2]);
+      assertTrue(r[2].contains("finished after round 3; nothing to do (start a new run with --new-run)"), r[2]);
+      assertTrue(Files.size(dir.resolve("state/press-01/ledger.jsonl")) > 0);
       // a roster that revokes press-02: press-01 refuses to start, naming it
       assertEquals("0", cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
           "--version", "3", "--revoke", "press-02", "--out", dir.resolve("roster.signed").toString(),
           collected.toString())[0]);
-      r = cli("peer", "--config", configs.get(0).toString());
+      r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
       assertEquals("2", r[0], r[2]);
       assertTrue(r[2].contains("does not admit [press-02]"), r[2]);
       // rolling back to an older roster (one without the revocation) is refused
       assertEquals("0", cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
           "--version", "1", "--out", dir.resolve("roster.signed").toString(), collected.toString())[0]);
-      r = cli("peer", "--config", configs.get(0).toString());
+      r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
       assertEquals("2", r[0], r[2]);
       assertTrue(r[2].contains("roster version 1 is older than version 3, which this device accepted before"), r[2]);
       // a roster signed by another key (or altered) is refused
       assertEquals("0", cli("roster", "keygen", "--out", dir.resolve("other.key").toString())[0]);
       assertEquals("0", cli("roster", "sign", "--key", dir.resolve("other.key").toString(), "--federation", "plant-7",
           "--version", "9", "--out", dir.resolve("roster.signed").toString(), collected.toString())[0]);
-      r = cli("peer", "--config", configs.get(0).toString());
+      r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
       assertEquals("2", r[0], r[2]);
       assertTrue(r[2].contains(dir.resolve("roster.signed") + ": the signature does not verify under the federation key"),
           r[2]);
