@@ -207,24 +207,23 @@ public final class CheckpointFile {
       throw bad(file, "has a header that is not UTF-8");
     }
     Map<String, String> fields = new LinkedHashMap<>();
-    if (!text.isEmpty() && !text.endsWith("\n")) {
-      throw bad(file, "has an unterminated header line");
+    if (!text.endsWith("\n")) {
+      throw bad(file, "has an unterminated or empty header");
     }
-    for (String l : text.split("\n", -1)) {
-      if (l.isEmpty()) {
-        continue;
-      }
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length - 1; i++) { // the last is the empty rest after the final newline
+      String l = lines[i];
       int eq = l.indexOf('=');
       String key = eq < 0 ? l : l.substring(0, eq);
-      if (eq < 0 || !KEY.matcher(key).matches()) {
+      if (eq < 0 || !KEY.matcher(key).matches() || l.indexOf('\r') >= 0) {
         throw bad(file, "has a malformed header line " + LogText.quoted(l, '\''));
+      }
+      if (i == 0 && !key.equals("kind")) {
+        throw bad(file, "does not start with its 'kind'");
       }
       if (fields.put(key, l.substring(eq + 1)) != null) {
         throw bad(file, "has the field '" + key + "' twice");
       }
-    }
-    if (!fields.containsKey("kind")) {
-      throw bad(file, "has no 'kind' field");
     }
     return fields;
   }

@@ -213,6 +213,9 @@ public final class SignedRoster {
     } catch (IllegalArgumentException e) {
       throw bad(source, "its signature is not base64");
     }
+    if (!Base64.getEncoder().encodeToString(sig).equals(sigLine.substring("signature ".length(), sigLine.length() - 1))) {
+      throw bad(source, "its signature is not in canonical base64");
+    }
     byte[] body = java.util.Arrays.copyOf(bytes, lastLine);
     if (!FederationKey.verify(federationKey, body, sig)) {
       throw bad(source, "the signature does not verify under the federation key (the roster was altered, or "
@@ -245,10 +248,14 @@ public final class SignedRoster {
       throw bad(source, "line 3: the version is negative");
     }
     Instant issued;
+    String issuedText = field(source, l, 3, "issued");
     try {
-      issued = Instant.from(ISSUED.parse(field(source, l, 3, "issued")));
+      issued = Instant.from(ISSUED.parse(issuedText));
     } catch (DateTimeParseException e) {
-      throw bad(source, "line 4: the issue time is not an ISO-8601 UTC instant");
+      issued = null;
+    }
+    if (issued == null || !ISSUED.format(issued.truncatedTo(ChronoUnit.SECONDS)).equals(issuedText)) {
+      throw bad(source, "line 4: the issue time is not a UTC instant in whole seconds (2026-01-15T09:30:00Z)");
     }
     Map<String, Member> members = new LinkedHashMap<>();
     Set<String> revoked = new TreeSet<>();
@@ -294,11 +301,17 @@ public final class SignedRoster {
   }
 
   private static PublicKey key(String source, int line, String base64, String algorithm) {
+    PublicKey k;
     try {
-      return KeyFactory.getInstance(algorithm).generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
+      k = KeyFactory.getInstance(algorithm).generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
     } catch (IllegalArgumentException | GeneralSecurityException e) {
       throw bad(source, "line " + line + ": not an " + algorithm + " public key");
     }
+    // one encoding per key, so that a roster has one signed form
+    if (!Base64.getEncoder().encodeToString(k.getEncoded()).equals(base64)) {
+      throw bad(source, "line " + line + ": the " + algorithm + " key is not in its canonical encoding");
+    }
+    return k;
   }
 
   private static PublicKey ed25519(PublicKey k) {
