@@ -321,6 +321,7 @@ public final class StarAggregator implements AutoCloseable {
       Thread.currentThread().interrupt(); // shut down
     } catch (java.io.IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "aggregator: round " + round + " failed: " + e.getMessage());
+      failure.completeExceptionally(e); // a device stops; restarted, it resumes from its last commit
     }
   }
 

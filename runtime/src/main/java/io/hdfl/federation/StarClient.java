@@ -149,7 +149,6 @@ public final class StarClient implements AutoCloseable {
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
     lastRound = round;
-    CrashPoints.reached("client.received", round);
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
         : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
