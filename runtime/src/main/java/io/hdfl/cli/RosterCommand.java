@@ -142,7 +142,7 @@ final class RosterCommand implements Runnable {
       out.printf("roster %s: signed by the federation key %s%n", file, key);
       out.printf("  federation %s, version %d, issued %s%n", r.federation(), r.version(), r.issued());
       for (SignedRoster.Member m : r.members().values()) {
-        out.printf("  member  %-24s%s%n", m.id(), r.revoked().contains(m.id()) ? " (revoked)" : "");
+        out.println(("  member  " + m.id() + (r.revoked().contains(m.id()) ? "  (revoked)" : "")));
       }
       for (String id : r.revoked()) {
         if (!r.members().containsKey(id)) {

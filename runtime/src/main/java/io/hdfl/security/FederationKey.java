@@ -43,6 +43,11 @@ public final class FederationKey {
    * @throws IllegalArgumentException (one line naming the file) if others may read it or it is not an Ed25519 pair
    */
   public static FederationKey load(Path privateFile) throws IOException {
+    if (Files.isRegularFile(privateFile) && Files.size(privateFile) <= MAX_PUBLIC_FILE_BYTES
+        && !Files.readString(privateFile, StandardCharsets.ISO_8859_1).contains("-----BEGIN " + KeyPairFile.PRIVATE_LABEL)) {
+      throw new IllegalArgumentException(privateFile + ": not a private key file (the public key? sign with the file "
+          + "'hdfl roster keygen --out' created)");
+    }
     return new FederationKey(PeerKeys.load(SIGNER, privateFile));
   }
 
