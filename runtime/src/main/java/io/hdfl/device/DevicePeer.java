@@ -389,7 +389,22 @@ public final class DevicePeer {
    * receives, so that whatever a peer sends it on seeing the announcement arrives.
    */
   private static void announce(Transport t, Topics topics, PeerConfig cfg) throws Exception {
-    t.publish(topics.peer(cfg.peerId()), ONLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+    // a broker may drop a fresh connection (the embedded Moquette does when a SUBSCRIBE races the
+    // CONNECT under load): wait for the reconnect, within the start timeout
+    long deadline = System.nanoTime() + cfg.startTimeout().toNanos();
+    while (true) {
+      try {
+        t.publish(topics.peer(cfg.peerId()), ONLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+        return;
+      } catch (io.hdfl.transport.TransportException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        do {
+          Thread.sleep(50);
+        } while (!t.isConnected() && System.nanoTime() < deadline);
+      }
+    }
   }
 
   /**
