@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     description = "Private decentralized hyperdimensional learning for edge devices.",
     subcommands = {SimulateCommand.class, PeerCommand.class, TrainCommand.class, EvalCommand.class, DataCommand.class,
         RecordCommand.class, BenchCommand.class,
-        PrivacyCommand.class, LedgerCommand.class},
+        PrivacyCommand.class, LedgerCommand.class, RosterCommand.class},
     commandListHeading = "%nCommands:%n",
     footer = {"", "Exit codes: 0 success, 1 check failed (ledger verify), 2 bad input or usage, 70 internal error."})
 final class HdflCommand implements Runnable {

@@ -25,6 +25,11 @@ final class PeerCommand implements Callable<Integer> {
       + "and print where its public keys are, for the federation's roster; then exit.")
   boolean init;
 
+  @Option(names = "--new-run", description = "If the run in the state directory has finished, start a new one "
+      + "(its ledger is kept as ledger-<time>.jsonl). Without it a finished run is only reported, and a run in "
+      + "progress is always resumed.")
+  boolean newRun;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
@@ -34,14 +39,15 @@ final class PeerCommand implements Callable<Integer> {
         err.println("hdfl peer " + cfg.peerId() + ": " + line);
         err.flush();
       });
-      spec.commandLine().getOut().printf("public keys of %s: %s (copy %s.pub and %s.kx.pub into every peer's roster: %s)%n",
+      spec.commandLine().getOut().printf("public keys of %s: %s (copy %s.pub and %s.kx.pub into every peer's roster: %s;"
+          + " or have the federation sign a roster with them: hdfl roster sign)%n",
           cfg.peerId(), pub, cfg.peerId(), cfg.peerId(), cfg.rosterDir());
       return 0;
     }
     DevicePeer.Outcome o = new DevicePeer(cfg, VectorKernelsProvider.get()).run(line -> {
       err.println("hdfl peer " + cfg.peerId() + ": " + line);
       err.flush();
-    });
+    }, newRun);
     PrintWriter out = spec.commandLine().getOut();
     out.printf("final model after round %d: %s%n", o.rounds(), o.finalModel());
     if (o.ledger() != null) {

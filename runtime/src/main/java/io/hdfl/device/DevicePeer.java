@@ -4,6 +4,9 @@ import io.hdfl.security.HopAead;
 import io.hdfl.security.HopCipher;
 import io.hdfl.security.HopKeys;
 import io.hdfl.security.Roster;
+import io.hdfl.security.FederationKey;
+import io.hdfl.security.RosterHistory;
+import io.hdfl.security.SignedRoster;
 
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
@@ -11,7 +14,10 @@ import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.data.Dataset;
 import io.hdfl.data.Datasets;
 import io.hdfl.data.LoadOptions;
+import io.hdfl.federation.AggregatorCheckpoint;
+import io.hdfl.federation.ClientCheckpoint;
 import io.hdfl.federation.FederationSettings;
+import io.hdfl.federation.RingCheckpoint;
 import io.hdfl.federation.FrameChannel;
 import io.hdfl.federation.MetricsPublisher;
 import io.hdfl.federation.PeerContext;
@@ -46,9 +52,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -56,14 +62,15 @@ import java.util.function.Consumer;
  * One device of a federation ({@code hdfl peer}): its persistent identity, its connection (with a
  * retained "online" announcement and an "offline" last will), its local data encoded once, its role,
  * energy measured per update, the federation's ledger (ring peers and the aggregator keep it), and the
- * final model written to its state directory.
+ * final model written to its state directory. Its progress is checkpointed there ({@link
+ * StateCheckpoints}): started again after a crash with the same state directory, it resumes the run.
  */
 public final class DevicePeer {
   /** What a finished run left in the state directory. */
   public record Outcome(Path finalModel, Path ledger, int rounds) {}
 
-  static final String ONLINE = "online";
-  static final String OFFLINE = "offline";
+  static final String ONLINE = PeerAnnouncements.ONLINE;
+  static final String OFFLINE = PeerAnnouncements.OFFLINE;
 
   private final PeerConfig config;
   private final VectorKernels kernels;
@@ -73,9 +80,39 @@ public final class DevicePeer {
     this.kernels = kernels;
   }
 
+  /** Runs this device's part of the federation, resuming a run in progress; see {@link #run(Consumer, boolean)}. */
   public Outcome run(Consumer<String> log) throws Exception {
+    return run(log, false);
+  }
+
+  /**
+   * Runs this device's part of the federation. With checkpoints of a run in progress in the state
+   * directory it resumes that run. If the run there has finished (its final model is saved), it
+   * reports that run's outcome and does nothing else — a restart after the end never replaces the
+   * ledger — unless {@code newRun}: then the finished run's ledger is kept as {@code
+   * ledger-<time>.jsonl} and a new run starts.
+   */
+  public Outcome run(Consumer<String> log, boolean newRun) throws Exception {
     PeerConfig cfg = config;
     Files.createDirectories(cfg.stateDir());
+    Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
+    StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),
+        expectations(cfg.settings()));
+    java.util.OptionalInt finished = early.finished();
+    if (finished.isPresent()) {
+      if (!newRun) {
+        log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
+            + "; nothing to do (start a new run with --new-run)");
+        return new Outcome(cfg.stateDir().resolve("final-model.hdfl"), ledgerFile, finished.getAsInt());
+      }
+      if (ledgerFile != null && Files.exists(ledgerFile)) {
+        Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
+            "uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()) + ".jsonl");
+        Files.move(ledgerFile, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        log.accept("new run: the finished run's ledger is kept as " + kept);
+      }
+      early.clear();
+    }
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
     List<String> classNames = null;
@@ -112,15 +149,18 @@ public final class DevicePeer {
     FederationSettings s = cfg.settings();
     HopCipher hops = hops(cfg, log);
     Topics topics = new Topics(s.federation());
+    StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
+        expectations(s));
+    boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
+    long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     Transport transport = connect(cfg, topics);
     DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
         : DeviceProfiles.defaultName()));
     log.accept(meter.reason());
     List<AutoCloseable> running = new ArrayList<>();
     try {
-      transport.publish(topics.peer(cfg.peerId()), ONLINE.getBytes(StandardCharsets.UTF_8), 1, true);
       NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
-          : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels);
+          : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
           reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
@@ -134,12 +174,14 @@ public final class DevicePeer {
           log.accept("rejected a final model: " + e.getMessage());
         }
       }));
-      Path ledgerFile = cfg.stateDir().resolve("ledger.jsonl");
+      // Announcements: who is online (the first ring peer waits for all), and who came back after a
+      // restart (a model or update in flight to it is sent again at once)
+      PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
+      CompletableFuture<Void> failure;
       switch (cfg.role()) {
         case "ring": {
-          Files.deleteIfExists(ledgerFile); // a new run starts a new chain
           PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
-          RingPeer peer = new RingPeer(ctx, cfg.ringOrder(), data, archive);
+          RingPeer peer = new RingPeer(ctx, cfg.ringOrder(), data, archive).journaling(checkpoints);
           if (live != null) {
             // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
             long perTurn = cfg.settings().perRound();
@@ -149,41 +191,80 @@ public final class DevicePeer {
             peer.learningFrom(collector);
           }
           running.add(peer);
+          boolean resumed = false;
+          if (resuming) {
+            Optional<RingCheckpoint> last = checkpoints.ring();
+            List<ModelEnvelope> received = checkpoints.received();
+            log.accept("resuming from " + checkpoints.dir() + ": " + last.map(c -> "step " + c.lastStep()
+                + (c.delivered() ? " delivered" : " not yet delivered: handing it on again")).orElse("no step of its own")
+                + (received.isEmpty() ? "" : ", " + received.size() + " received model(s) to train on") + "; ledger "
+                + archive.size() + " entries");
+            peer.resume(last.orElse(null), received);
+            resumed = last.isPresent() || !received.isEmpty();
+          }
           peer.start();
-          if (cfg.ringOrder().get(0).equals(cfg.peerId())) {
-            awaitPeers(transport, topics, Set.copyOf(cfg.ringOrder()), cfg, log);
+          peers.onOnline(peer::peerOnline);
+          announce(transport, topics, cfg);
+          if (cfg.ringOrder().get(0).equals(cfg.peerId()) && !resumed) {
+            peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout());
             log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
             peer.kickOff();
           }
+          failure = peer.failure();
           break;
         }
         case "star-client": {
-          StarClient client = live != null ? new StarClient(ctx, live.stream()) : new StarClient(ctx, data);
+          StarClient client = (live != null ? new StarClient(ctx, live.stream()) : new StarClient(ctx, data))
+              .checkpointing(checkpoints.clientCommits());
           running.add(client);
+          if (resuming) {
+            Optional<ClientCheckpoint> last = checkpoints.client();
+            if (last.isPresent()) {
+              log.accept("resuming from " + checkpoints.dir() + ": round " + last.get().round()
+                  + " answered; publishing that update again");
+              client.resume(last.get());
+            }
+          }
           client.start();
-          ledgerFile = null;
+          peers.onOnline(client::peerOnline);
+          announce(transport, topics, cfg);
+          failure = client.failure();
           break;
         }
         default: {
-          Files.deleteIfExists(ledgerFile);
           StarAggregator agg = new StarAggregator(ctx, cfg.starClients(), cfg.classes(),
-              PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open());
+              PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open())
+              .checkpointing(checkpoints.aggregatorCommits());
           running.add(agg);
+          if (resuming) {
+            Optional<AggregatorCheckpoint> last = checkpoints.aggregator();
+            if (last.isPresent()) {
+              log.accept("resuming from " + checkpoints.dir() + ": round " + (last.get().round() - 1)
+                  + " aggregated; publishing its model again");
+              agg.resume(last.get());
+            }
+          }
           agg.start();
+          announce(transport, topics, cfg); // clients re-send the updates of the round in progress
+          failure = agg.failure();
         }
       }
       log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
       ModelEnvelope env;
       try {
-        env = fin.get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture.anyOf(fin, failure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        env = fin.getNow(null);
       } catch (java.util.concurrent.TimeoutException e) {
         throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
             + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
       }
       ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
       List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
       Path modelFile = cfg.stateDir().resolve("final-model.hdfl");
       ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
+      checkpoints.finish(env.round());
       keys.publish(cfg.stateDir().resolve("keys"));
       transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
       return new Outcome(modelFile, ledgerFile, env.round());
@@ -220,11 +301,25 @@ public final class DevicePeer {
     }
     HopKeys own = hopKeys(cfg, log);
     Roster roster;
-    try {
-      roster = Roster.open(cfg.rosterDir());
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy every "
-          + "peer's <id>" + HopKeys.PUBLIC_SUFFIX + " (from its state directory's keys/, after 'hdfl peer --init') there");
+    if (cfg.federationKey() != null) {
+      SignedRoster signed = SignedRoster.read(cfg.signedRoster(), FederationKey.readPublic(cfg.federationKey()));
+      if (!signed.federation().equals(cfg.settings().federation())) {
+        throw new IllegalArgumentException(cfg.signedRoster() + ": is the roster of federation '" + signed.federation()
+            + "', not of '" + cfg.settings().federation() + "'");
+      }
+      RosterHistory.accept(cfg.stateDir().resolve("roster.accepted"), signed, cfg.signedRoster());
+      roster = Roster.open(cfg.rosterDir(), signed);
+      log.accept("roster version " + signed.version() + " (issued " + signed.issued() + ") signed by the federation key "
+          + cfg.federationKey() + ": " + signed.members().size() + " members, " + signed.revoked().size() + " revoked"
+          + (java.nio.file.Files.isDirectory(cfg.rosterDir()) ? ", plus the keys pinned in " + cfg.rosterDir() : ""));
+    } else {
+      try {
+        roster = Roster.open(cfg.rosterDir());
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy "
+            + "every peer's <id>" + HopKeys.PUBLIC_SUFFIX + " (from its state directory's keys/, after 'hdfl peer --init') "
+            + "there, or set 'roster.federation.key' to admit the peers of a roster signed by the federation");
+      }
     }
     List<String> partners = cfg.role().equals("ring") ? cfg.ringOrder() : List.of();
     List<String> missing = new ArrayList<>();
@@ -236,10 +331,12 @@ public final class DevicePeer {
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("roster " + cfg.rosterDir() + " does not admit " + missing + ": add their <id>"
-          + HopKeys.PUBLIC_SUFFIX + " files (or remove them from 'ring.order')");
+      throw new IllegalArgumentException("roster " + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir())
+          + " does not admit " + missing + ": " + (cfg.federationKey() != null ? "have the federation sign a roster "
+          + "with them" : "add their <id>" + HopKeys.PUBLIC_SUFFIX + " files") + " (or remove them from 'ring.order')");
     }
-    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster " + cfg.rosterDir());
+    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster "
+        + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir()));
     return new HopCipher(cfg.settings().federation(), own, roster, aead);
   }
 
@@ -287,31 +384,52 @@ public final class DevicePeer {
     return MqttTransport.connect(b.build());
   }
 
-  /** Blocks until every peer in {@code ids} announced itself online (retained), or fails after the start timeout. */
-  private static void awaitPeers(Transport t, Topics topics, Set<String> ids, PeerConfig cfg, Consumer<String> log)
-      throws Exception {
-    Set<String> online = ConcurrentHashMap.newKeySet();
-    CompletableFuture<Void> all = new CompletableFuture<>();
-    for (String id : ids) {
-      t.subscribe(topics.peer(id), 1, (topic, payload, retained) -> {
-        if (ONLINE.equals(new String(payload, StandardCharsets.UTF_8))) {
-          online.add(id);
-        } else {
-          online.remove(id);
+  /**
+   * Announces this peer online (retained). Called once its role has subscribed to everything it
+   * receives, so that whatever a peer sends it on seeing the announcement arrives.
+   */
+  private static void announce(Transport t, Topics topics, PeerConfig cfg) throws Exception {
+    // a broker may drop a fresh connection (the embedded Moquette does when a SUBSCRIBE races the
+    // CONNECT under load): wait for the reconnect, within the start timeout
+    long deadline = System.nanoTime() + cfg.startTimeout().toNanos();
+    while (true) {
+      try {
+        t.publish(topics.peer(cfg.peerId()), ONLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+        return;
+      } catch (io.hdfl.transport.TransportException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
         }
-        if (online.containsAll(ids)) {
-          all.complete(null);
-        }
-      });
+        do {
+          Thread.sleep(50);
+        } while (!t.isConnected() && System.nanoTime() < deadline);
+      }
     }
-    try {
-      all.get(cfg.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      Set<String> missing = new java.util.TreeSet<>(ids);
-      missing.removeAll(online);
-      throw new io.hdfl.federation.FederationException("peers " + missing + " did not come online within "
-          + cfg.startTimeout().toSeconds() + " s ('start.timeout.seconds')");
+  }
+
+  /**
+   * Whether this start resumes a run in progress (its checkpoints are kept and its ledger continued)
+   * rather than starting a new one.
+   *
+   * @param ledgerFile the role's ledger (null: a star client keeps none)
+   * @throws IllegalArgumentException if the state directory holds a ledger but no checkpoint: it may
+   *     be an interrupted run's, which is never silently discarded
+   */
+  private static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
+    if (checkpoints.inProgress()) {
+      return true;
     }
+    if (ledgerFile != null && Files.exists(ledgerFile) && Files.size(ledgerFile) > 0) {
+      throw new IllegalArgumentException(ledgerFile + " holds a ledger but " + checkpoints.dir() + " no checkpoint of "
+          + "a run in progress or finished: it may belong to an interrupted run; move it away to start a new run");
+    }
+    return false;
+  }
+
+  /** What a model in a checkpoint must match, as a received one. */
+  private static io.hdfl.codec.Expectations expectations(FederationSettings s) {
+    return io.hdfl.codec.Expectations.builder().federation(s.federation()).encoder(s.encoder().kind().id())
+        .features(s.encoder().features()).basisSeed(s.encoder().basisSeed()).dim(s.encoder().dim()).build();
   }
 
   /** Adds the energy this device used since its previous report, then publishes the report. */

@@ -35,6 +35,10 @@ import java.util.TreeSet;
  * @param signal the live data source ({@code data.source} other than {@code file}), or null: {@code data.train}
  * @param rosterDir the admitted peers' public keys ({@code <id>.kx.pub}, {@code <id>.pub}, {@code
  *     revoked}); used when hops are encrypted ({@code encryption}, on by default)
+ * @param federationKey the federation's Ed25519 public key ({@code roster.federation.key}): members of
+ *     the roster it signed are admitted too; null: only the pinned files
+ * @param signedRoster the roster signed by the federation key ({@code roster.signed}, default {@code
+ *     roster.dir/roster.signed}); used only with {@code federationKey}
  */
 public record PeerConfig(
     String peerId,
@@ -57,6 +61,8 @@ public record PeerConfig(
     Duration startTimeout,
     Duration runTimeout,
     Path rosterDir,
+    Path federationKey,
+    Path signedRoster,
     SignalConfig signal) {
 
   static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "ring.order", "star.clients", "classes",
@@ -64,7 +70,7 @@ public record PeerConfig(
       "data.label-column", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
-      "broker.max-packet", "encryption", "roster.dir", "data.source", "synthetic.machine", "window.size",
+      "broker.max-packet", "encryption", "roster.dir", "roster.federation.key", "roster.signed", "data.source", "synthetic.machine", "window.size",
       "window.stride", "window.warmup");
 
   /** Reads and validates a configuration file. */
@@ -142,15 +148,25 @@ public record PeerConfig(
     }
     Path base = file.toAbsolutePath().getParent();
     SignalConfig signal = signal(k, p, role, base);
+    Path rosterDir = k.path("roster.dir", base) != null ? k.path("roster.dir", base)
+        : k.requiredPath("state.dir", base).resolve("roster");
+    Path federationKey = k.path("roster.federation.key", base);
+    if (federationKey != null && settings.encryption() == null) {
+      throw k.bad("roster.federation.key", "needs encrypted hops ('encryption' is none): without them no frame is "
+          + "checked against the roster");
+    }
+    if (federationKey == null && k.text("roster.signed", null) != null) {
+      throw k.bad("roster.signed", "needs 'roster.federation.key' (the key that signed it)");
+    }
+    Path signedRoster = k.path("roster.signed", base) != null ? k.path("roster.signed", base)
+        : rosterDir.resolve("roster.signed");
     return new PeerConfig(peerId, role, settings, order, clients, classes, k.required("broker"),
         k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
         k.path("broker.cert", base), k.path("broker.key", base),
         role.equals("aggregator") || signal != null ? k.path("data.train", base) : k.requiredPath("data.train", base),
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.integer("start.timeout.seconds", 120)),
-        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)),
-        k.path("roster.dir", base) != null ? k.path("roster.dir", base) : k.requiredPath("state.dir", base).resolve("roster"),
-        signal);
+        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)), rosterDir, federationKey, signedRoster, signal);
   }
 
   /** {@code data.source} and its keys: null for {@code file} (the default). */
@@ -220,7 +236,7 @@ public record PeerConfig(
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
         clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
-        signal);
+        federationKey, signedRoster, signal);
   }
 
   /** Typed access to the properties with errors that name the file and key. */

@@ -15,4 +15,11 @@ public interface LocalStream {
    * @throws java.io.UncheckedIOException if a live source fails
    */
   EncodedSet next(long count) throws InterruptedException;
+
+  /**
+   * Positions a restarted client's stream after the {@code taken} samples its previous run already
+   * learned (from its checkpoint), so that a stored shard is not learned from its start again. A live
+   * source has nothing to skip: what passed while the device was down is gone (the default).
+   */
+  default void resumeAfter(long taken) {}
 }

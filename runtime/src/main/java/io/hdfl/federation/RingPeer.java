@@ -36,7 +36,12 @@ import java.util.concurrent.TimeoutException;
  * acknowledged again but never trained or noised twice. After the last step of round R the model is
  * published, retained, as the final model.
  *
- * <p>All work runs on the peer's own thread; transport callbacks only enqueue.
+ * <p>With a {@link RingJournal} (a device) the peer is crash-safe: a received model is persisted
+ * before it is acknowledged, the trained and noised outgoing model with its ledger entry is committed
+ * before anything of it leaves, and its delivery after the ack; {@link #resume} continues from there
+ * (README "Crash safety").
+ *
+ * <p>All work runs on the peer's own thread; transport callbacks only open, check, persist and enqueue.
  */
 public final class RingPeer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -76,6 +81,15 @@ public final class RingPeer implements AutoCloseable {
   private final java.util.Set<String> seenLines = new java.util.HashSet<>();
   private long archivedStep;
   private volatile boolean closed;
+  private RingJournal journal = RingJournal.NONE;
+  /** The state last committed to the journal. */
+  private RingCheckpoint committed;
+  /** Completes exceptionally if this peer cannot go on safely (its journal failed). */
+  private final CompletableFuture<Void> failure = new CompletableFuture<>();
+  /** The hand-off in progress: the peer it waits for, and what wakes it when that peer comes back online. */
+  private volatile Handoff handoff;
+
+  private record Handoff(String peer, CompletableFuture<Void> online) {}
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
 
@@ -100,6 +114,14 @@ public final class RingPeer implements AutoCloseable {
       throw new IllegalArgumentException("peer " + ctx.id() + " is not in the ring " + order);
     }
     this.data = data;
+    if (archive != null) {
+      // a restarted device continues its ledger: the chain it has seen so far is the fork reference
+      for (io.hdfl.privacy.ledger.LedgerLine l : archive.lines()) {
+        extendedParents.add(l.entry().prevHash());
+        seenLines.add(l.hash());
+        archivedStep = l.entry().step();
+      }
+    }
     this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), ctx.settings().params(), 1.0));
     this.topics = ctx.topics();
     this.worker = Executors.newSingleThreadExecutor(r -> {
@@ -117,6 +139,63 @@ public final class RingPeer implements AutoCloseable {
   public RingPeer learningFrom(java.util.function.Supplier<EncodedSet> arrivals) {
     this.arrivals = arrivals;
     return this;
+  }
+
+  /** Commits this peer's progress to {@code journal} (call before {@link #start}). Returns this peer. */
+  public RingPeer journaling(RingJournal journal) {
+    this.journal = java.util.Objects.requireNonNull(journal, "journal");
+    return this;
+  }
+
+  /**
+   * Continues after a restart (call before {@link #start}): restores the step counter and whether
+   * this peer's data are bundled, hands on again an outgoing model that was not delivered (the next
+   * peer acknowledges a step it already has without training it twice), then trains on the models
+   * that were acknowledged but not yet handed on, oldest first.
+   *
+   * @param last the last committed state (null: this peer had not produced a step yet)
+   * @param received the persisted models not yet handed on
+   */
+  public void resume(RingCheckpoint last, List<ModelEnvelope> received) {
+    if (last != null) {
+      committed = last;
+      lastStep = last.lastStep();
+      // live windows collected since the restart are new to the model: bundled at the next turn
+      bundled = last.bundled() && arrivals == null;
+      if (!last.delivered()) {
+        worker.execute(() -> {
+          try {
+            handOn(last.outgoing());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+      }
+    }
+    List<ModelEnvelope> pending = new ArrayList<>(received);
+    pending.sort(java.util.Comparator.comparingLong(ModelEnvelope::step));
+    for (ModelEnvelope env : pending) {
+      worker.execute(() -> process(env));
+    }
+  }
+
+  /**
+   * Completes exceptionally if this peer stopped because it could not commit its state (a full or
+   * failing disk): going on would risk losing a model or a ledger entry in a crash.
+   */
+  public CompletableFuture<Void> failure() {
+    return failure;
+  }
+
+  /**
+   * Tells this peer that {@code id} announced itself online (a device restarted): if a hand-off is
+   * waiting for that peer's ack, the model is sent again now rather than after the ack timeout.
+   */
+  public void peerOnline(String id) {
+    Handoff h = handoff;
+    if (h != null && h.peer().equals(id)) {
+      h.online().complete(null);
+    }
   }
 
   /** Subscribes to the inbox and the ack topic. */
@@ -164,13 +243,43 @@ public final class RingPeer implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored a " + env.kind() + " on its inbox");
       return null;
     }
+    long step = env.step() + 1;
+    boolean fresh = step > lastStep; // else a duplicate of a step this peer already produced
+    if (fresh) {
+      CrashPoints.reached("ring.received", step);
+      try {
+        journal.received(env.step(), opened.frame()); // durable before the sender may forget it
+      } catch (java.io.IOException | RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot persist the model of step " + env.step()
+            + ", so it is not acknowledged (the sender will resend it): " + e.getMessage());
+        return null;
+      }
+      CrashPoints.reached("ring.persisted", step);
+    }
     sendAck(env);
+    if (fresh) {
+      CrashPoints.reached("ring.acked", step);
+    }
     return env;
   }
 
+  /** Forgets a received model that will not be trained on (a duplicate, a fork, a bad line). */
+  private void drop(ModelEnvelope env) {
+    try {
+      journal.consumed(env.step());
+    } catch (java.io.IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": cannot forget the model of step " + env.step()
+          + " (a restart will drop it again): " + e.getMessage());
+    }
+  }
+
   private void process(ModelEnvelope env) {
+    if (failure.isDone()) {
+      return;
+    }
     long step = env.step() + 1;
     if (step <= lastStep) {
+      drop(env);
       return; // duplicate delivery: acknowledged again, never trained or noised twice
     }
     String prev = LedgerEntry.GENESIS_HASH;
@@ -183,11 +292,13 @@ public final class RingPeer implements AutoCloseable {
       } catch (LedgerFormatException e) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
             + " (step " + env.step() + "): its last ledger line is malformed: " + e.getMessage());
+        drop(env);
         return;
       }
       if (!seenLines.contains(prev) && extendedParents.contains(parent)) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
             + " (step " + env.step() + ") that forks the chain: its parent entry was already extended");
+        drop(env);
         return;
       }
     }
@@ -207,7 +318,7 @@ public final class RingPeer implements AutoCloseable {
     bundled = true;
     LocalUpdate.Outcome out = update.apply(model, data, toBundle, -1, before, round, step, prev,
         ctx.settings().seed() * 1_000_003L + step);
-    lastStep = step;
+    CrashPoints.reached("ring.trained", step);
     List<String> tail = new ArrayList<>(env.ledgerLines());
     tail.add(out.line().text());
     // Hashes by chain linkage: in an intact tail, line i's prev_hash is line i-1's hash, so only this
@@ -226,14 +337,19 @@ public final class RingPeer implements AutoCloseable {
       }
     }
     seenLines.add(LedgerCodec.hash(out.line().text()));
-    archive(tail);
-    while (tail.size() > order.size()) {
-      tail.remove(0);
-    }
+    // Committed before anything of this step leaves the peer: a restart hands on this very model
+    // (the same noise, the same signed entry) and never draws noise for the step again.
+    ModelEnvelope outgoing = envelope(ModelEnvelope.Kind.RING_MODEL, model, out.after(), round, step, tail);
     try {
-      ctx.publishReliably(topics.ledger(ctx.id()), out.line().text().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
-          false, false);
-      forward(model, out, round, step, tail);
+      commit(new RingCheckpoint(step, true, ctx.noise().position(), outgoing));
+    } catch (java.io.IOException e) {
+      return;
+    }
+    lastStep = step;
+    drop(env);
+    CrashPoints.reached("ring.checkpointed", step);
+    try {
+      handOn(outgoing);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shut down: this peer's work ends here
       return;
@@ -245,6 +361,46 @@ public final class RingPeer implements AutoCloseable {
         (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
+  }
+
+  /**
+   * Archives the committed outgoing model's ledger lines, publishes this peer's entry, hands the model
+   * on, and commits its delivery.
+   */
+  private void handOn(ModelEnvelope outgoing) throws InterruptedException {
+    long step = outgoing.step();
+    List<String> tail = new ArrayList<>(outgoing.ledgerLines());
+    archive(tail);
+    CrashPoints.reached("ring.archived", step);
+    String own = tail.get(tail.size() - 1);
+    ctx.publishReliably(topics.ledger(ctx.id()), own.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false, false);
+    while (tail.size() > order.size()) {
+      tail.remove(0);
+    }
+    ClassPrototypes model = ClassPrototypes.copyOf(outgoing.classes(), outgoing.dim(), outgoing.prototypes());
+    forward(model, new ModelNoiseState(outgoing.presentVariance(), outgoing.samplesAbsorbed()), outgoing.round(), step,
+        tail);
+    try {
+      commit(committed.asDelivered());
+    } catch (java.io.IOException e) {
+      return;
+    }
+    CrashPoints.reached("ring.delivered", step);
+  }
+
+  /** Commits {@code state}; on failure stops this peer (see {@link #failure()}) and rethrows. */
+  private void commit(RingCheckpoint state) throws java.io.IOException {
+    try {
+      journal.commit(state);
+      committed = state;
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot commit step " + state.lastStep()
+          + "; stopping (handing on an uncommitted model could lose it, or its ledger entry, in a crash): "
+          + e.getMessage());
+      java.io.IOException io = e instanceof java.io.IOException ioe ? ioe : new java.io.IOException(e.getMessage(), e);
+      failure.completeExceptionally(io);
+      throw io;
+    }
   }
 
   /** Appends the lines of {@code tail} this peer has not archived yet, in chain order. */
@@ -268,7 +424,7 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /** Hands the model to the next live peer, or publishes it as final after the last step of round R. */
-  private void forward(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
+  private void forward(ClassPrototypes model, ModelNoiseState out, int round, long step, List<String> tail)
       throws InterruptedException {
     var s = ctx.settings();
     for (int hop = 1; hop < order.size() + 1; hop++) {
@@ -318,11 +474,20 @@ public final class RingPeer implements AutoCloseable {
       noteReconnects();
       long losses = ctx.transport().connectionLosses();
       CompletableFuture<Void> acked = new CompletableFuture<>();
+      CompletableFuture<Void> online = new CompletableFuture<>();
       pendingAcks.put(step, acked);
+      handoff = new Handoff(nextId, online);
       try {
         ctx.frames().publish(topics.ringIn(nextId, ctx.id()), ctx.sealFor(nextId, frame), 1, false);
-        acked.get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        return true;
+        CrashPoints.reached("ring.forwarded", step);
+        CompletableFuture.anyOf(acked, online).get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        if (acked.isDone()) {
+          CrashPoints.reached("ring.ack-received", step);
+          return true;
+        }
+        // the next peer restarted (and subscribed) since: send again now, not counted as unanswered
+        LOG.log(System.Logger.Level.INFO, "peer " + ctx.id() + ": " + nextId + " came back online; handing it step "
+            + step + " again");
       } catch (TransportException e) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": could not hand step " + step + " to " + nextId + " ("
             + e.getMessage() + "); retrying once reconnected");
@@ -339,23 +504,25 @@ public final class RingPeer implements AutoCloseable {
         return false;
       } finally {
         pendingAcks.remove(step);
+        handoff = null;
       }
     }
     return false;
   }
 
-  private void publishFinal(ClassPrototypes model, LocalUpdate.Outcome out, int round, long step, List<String> tail)
+  private void publishFinal(ClassPrototypes model, ModelNoiseState out, int round, long step, List<String> tail)
       throws InterruptedException {
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, model, out, round, step, tail);
     ctx.publishReliably(topics.finalModel(), ctx.broadcastFrame(env), true, true);
+    CrashPoints.reached("ring.final-published", step);
   }
 
-  private ModelEnvelope envelope(ModelEnvelope.Kind kind, ClassPrototypes model, LocalUpdate.Outcome out, int round,
+  private ModelEnvelope envelope(ModelEnvelope.Kind kind, ClassPrototypes model, ModelNoiseState out, int round,
       long step, List<String> tail) {
     var s = ctx.settings();
     return new ModelEnvelope(kind, s.federation(), ctx.id(), round, step, s.encoder().kind().id(),
-        s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(), out.after().presentVariance(),
-        out.after().samplesAbsorbed(), tail, null, model.toArray());
+        s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(), out.presentVariance(),
+        out.samplesAbsorbed(), tail, null, model.toArray());
   }
 
   private void sendAck(ModelEnvelope received) {

@@ -45,6 +45,15 @@ final class SampleStream implements LocalStream {
     }
   }
 
+  /** Continues after the first {@code taken} samples of the order (which starts over at its end). */
+  @Override
+  public void resumeAfter(long taken) {
+    if (taken < 0) {
+      throw new IllegalArgumentException("samples taken must be >= 0, got " + taken);
+    }
+    cursor = (int) (taken % order.length);
+  }
+
   /** The next {@code count} samples. */
   @Override
   public EncodedSet next(long count) {

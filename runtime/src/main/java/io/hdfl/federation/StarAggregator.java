@@ -33,6 +33,11 @@ import java.util.concurrent.TimeUnit;
  * adds only what is missing (nothing while γ ≥ 1, as the paper proves for its K, L, r), appends the
  * clients' entries and its own to its ledger, and publishes the next global model; after round R the
  * final model, retained.
+ *
+ * <p>With a {@link Checkpointer} (a device) each aggregation is committed before its ledger lines are
+ * appended and its model published; {@link #resume} continues from the last one after a restart. The
+ * updates of the round in progress are not kept: clients re-send them when the restarted aggregator
+ * announces itself online. README "Crash safety".
  */
 public final class StarAggregator implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -54,21 +59,24 @@ public final class StarAggregator implements AutoCloseable {
   private byte[] currentGlobal;
   /** How often the current global model is published again (lost retained deliveries, late joiners). */
   static final long REANNOUNCE_MILLIS = 2000;
+  private Checkpointer<AggregatorCheckpoint> checkpoints = Checkpointer.none();
+  /** The model to publish first: the empty round-1 model, or a restarted aggregator's committed one. */
+  private ModelEnvelope first;
+  private final java.util.concurrent.CompletableFuture<Void> failure = new java.util.concurrent.CompletableFuture<>();
 
   public StarAggregator(PeerContext ctx, int clients, int classes) {
     this(ctx, clients, classes, PrivacyLedger.inMemory(ctx.settings().ledgerSettings()));
   }
 
-  /** @param ledger the federation's ledger, e.g. file-backed on a device (it must be empty) */
+  /**
+   * @param ledger the federation's ledger, e.g. file-backed on a device (it must be empty unless the
+   *     aggregator {@link #resume resumes})
+   */
   public StarAggregator(PeerContext ctx, int clients, int classes, PrivacyLedger ledger) {
     this.ctx = ctx;
     this.clients = clients;
     this.classes = classes;
     this.topics = ctx.topics();
-    if (ledger.size() != 0) {
-      throw new IllegalArgumentException("the aggregator starts a new ledger; " + ledger.file().orElse(null)
-          + " already has entries");
-    }
     this.ledger = ledger;
     this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "hdfl-aggregator-" + ctx.id());
@@ -77,14 +85,67 @@ public final class StarAggregator implements AutoCloseable {
     });
   }
 
+  /** Commits every aggregation before it leaves (call before {@link #start}). Returns this aggregator. */
+  public StarAggregator checkpointing(Checkpointer<AggregatorCheckpoint> checkpoints) {
+    this.checkpoints = java.util.Objects.requireNonNull(checkpoints, "checkpoints");
+    return this;
+  }
+
+  /**
+   * Continues after a restart (call before {@link #start}): completes the ledger with the lines of
+   * the committed aggregation that it lacks, restores the round and the noise state, and makes
+   * {@link #start} publish the committed global (or final) model again.
+   *
+   * @throws IllegalArgumentException if the ledger does not end with a prefix of the committed lines
+   *     (it was edited, or belongs to another run)
+   */
+  public void resume(AggregatorCheckpoint last) throws java.io.IOException {
+    List<String> lines = last.lines();
+    List<io.hdfl.privacy.ledger.LedgerLine> have = ledger.lines();
+    // appends happen in order after the commit, so the ledger holds a prefix of the committed lines
+    int present = 0;
+    for (int n = Math.min(lines.size(), have.size()); n > 0; n--) {
+      boolean match = true;
+      for (int i = 0; i < n && match; i++) {
+        match = have.get(have.size() - n + i).text().equals(lines.get(i));
+      }
+      if (match) {
+        present = n;
+        break;
+      }
+    }
+    if (present == 0 && !have.isEmpty() && !LedgerCodec.prevHashOf(lines.get(0)).equals(ledger.chainTargetFor(
+        LedgerEntry.Kind.UPDATE))) {
+      throw new IllegalArgumentException(ledger.file().orElse(null) + " does not continue into the aggregation of round "
+          + (last.round() - 1) + " committed in the checkpoint (the ledger was edited or belongs to another run)");
+    }
+    for (String text : lines.subList(present, lines.size())) {
+      ledger.appendLine(new LedgerLine(text, LedgerCodec.parse(text)));
+    }
+    round = last.round();
+    state = last.state();
+    lastAggregateLine = last.lastAggregateLine();
+    first = last.global();
+  }
+
+  /** Completes exceptionally if this aggregator stopped because it could not commit an aggregation. */
+  public java.util.concurrent.CompletableFuture<Void> failure() {
+    return failure;
+  }
+
   public void start() throws TransportException {
+    if (first == null && ledger.size() != 0) {
+      throw new IllegalArgumentException("the aggregator starts a new ledger; " + ledger.file().orElse(null)
+          + " already has entries");
+    }
     ctx.transport().subscribe(topics.starUpdates(), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed) {
         worker.execute(() -> onUpdate(payload));
       }
     }));
     var s = ctx.settings();
-    publish(ModelEnvelope.Kind.GLOBAL_MODEL, new float[classes * s.encoder().dim()], List.of());
+    publish(first != null ? first
+        : envelope(ModelEnvelope.Kind.GLOBAL_MODEL, new float[classes * s.encoder().dim()], List.of()));
     worker.scheduleWithFixedDelay(this::reannounce, REANNOUNCE_MILLIS, REANNOUNCE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
@@ -128,6 +189,9 @@ public final class StarAggregator implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "aggregator: ignored a " + env.kind() + " from " + Roster.quoted(env.sender()));
       return;
     }
+    if (round > ctx.settings().rounds()) {
+      return; // the run is over: a restarted client re-sent its last update
+    }
     if (env.round() != round) {
       synchronized (this) {
         lateUpdates++;
@@ -136,8 +200,17 @@ public final class StarAggregator implements AutoCloseable {
           + " (now in round " + round + ")");
       return;
     }
+    String problem = entryProblem(env);
+    if (problem != null) {
+      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
+          + env.round() + ": " + problem);
+      return;
+    }
     if (updates.putIfAbsent(env.sender(), env) != null) {
       return; // duplicate delivery
+    }
+    if (updates.size() == 1) {
+      CrashPoints.reached("aggregator.collected", round);
     }
     int quorum = ctx.settings().quorum() == 0 ? clients : Math.min(clients, ctx.settings().quorum());
     if (updates.size() == clients) {
@@ -149,6 +222,26 @@ public final class StarAggregator implements AutoCloseable {
           aggregate();
         }
       }, ctx.settings().roundDeadline().toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Why the ledger entry an update carries cannot go into this round's ledger, or null if it can. */
+  private String entryProblem(ModelEnvelope u) {
+    String text = u.ledgerLines().get(0);
+    try {
+      LedgerEntry e = LedgerCodec.parse(text);
+      if (!ledger.settings().matches(e)) {
+        return "its ledger entry does not match the federation's ledger settings";
+      }
+      if (!e.peer().equals(u.sender()) || e.round() != round || e.kind() != LedgerEntry.Kind.UPDATE) {
+        return "its ledger entry is not this client's update of round " + round;
+      }
+      if (!e.prevHash().equals(ledger.chainTargetFor(LedgerEntry.Kind.UPDATE))) {
+        return "its ledger entry does not chain to the last aggregate";
+      }
+      return null;
+    } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
+      return "its ledger entry is malformed: " + e.getMessage();
     }
   }
 
@@ -175,7 +268,6 @@ public final class StarAggregator implements AutoCloseable {
         states.add(new ModelNoiseState(u.presentVariance(), u.samplesAbsorbed()));
         absorbed += u.samplesAbsorbed() - base;
         String text = u.ledgerLines().get(0);
-        ledger.appendLine(new LedgerLine(text, LedgerCodec.parse(text)));
         contributors.add(LedgerCodec.hash(text));
         published.add(text);
       }
@@ -190,37 +282,65 @@ public final class StarAggregator implements AutoCloseable {
       String reason = String.format(java.util.Locale.ROOT, "average of %d clients; gamma = present/required = %.6g%s",
           k, gamma, dec.added() > 0 ? ": server adds the difference" : ": server adds nothing");
       LedgerEntry.Source source = ctx.noise().forDeployment() ? LedgerEntry.Source.SECURE : LedgerEntry.Source.SEEDED;
+      // the aggregate chains to the line before it: the last client entry, once they are appended
       LedgerLine line = ledger.sign(ctx.keys(), NoiseRecord.aggregate(ctx.id(), round, round, absorbed,
           before.samplesAbsorbed(), dec.required(), dec.presentBefore(), dec.added(), dec.presentAfter(), source,
-          contributors, reason), ledger.chainTargetFor(LedgerEntry.Kind.AGGREGATE));
-      ledger.appendLine(line);
+          contributors, reason), LedgerCodec.hash(published.get(published.size() - 1)));
       published.add(line.text());
+      int aggregated = round;
+      CrashPoints.reached("aggregator.averaged", aggregated);
+      ModelNoiseState next = new ModelNoiseState(dec.presentAfter(), before.samplesAbsorbed());
+      int nextRound = round + 1;
+      ModelEnvelope model = envelope(nextRound > s.rounds() ? ModelEnvelope.Kind.FINAL_MODEL
+          : ModelEnvelope.Kind.GLOBAL_MODEL, nextRound, next, avg, List.of(line.text()));
+      // committed before the ledger grows or anything leaves: a restart publishes this very model
+      try {
+        checkpoints.commit(new AggregatorCheckpoint(nextRound, next, ctx.noise().position(), published, model));
+      } catch (java.io.IOException | RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "aggregator: cannot commit round " + round + "; stopping: " + e.getMessage());
+        failure.completeExceptionally(e);
+        return;
+      }
+      CrashPoints.reached("aggregator.checkpointed", aggregated);
+      for (String text : published) {
+        ledger.appendLine(new LedgerLine(text, LedgerCodec.parse(text)));
+      }
+      CrashPoints.reached("aggregator.archived", aggregated);
       for (String text : published) {
         ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);
       }
       ctx.reports().accept(new RoundReport(ctx.id(), round, round, 0, 0, Double.NaN, "", 0, 0, absorbed,
           dec.required(), dec.presentAfter(), dec.added()));
-      state = new ModelNoiseState(dec.presentAfter(), before.samplesAbsorbed());
+      state = next;
       lastAggregateLine = line.text();
       updates.clear();
-      round++;
-      if (round > s.rounds()) {
-        publish(ModelEnvelope.Kind.FINAL_MODEL, avg, List.of(lastAggregateLine));
-      } else {
-        publish(ModelEnvelope.Kind.GLOBAL_MODEL, avg, List.of(lastAggregateLine));
-      }
+      round = nextRound;
+      publish(model);
+      CrashPoints.reached("aggregator.published", aggregated);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shut down
     } catch (java.io.IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "aggregator: round " + round + " failed: " + e.getMessage());
+      failure.completeExceptionally(e); // a device stops; restarted, it resumes from its last commit
     }
   }
 
-  private void publish(ModelEnvelope.Kind kind, float[] prototypes, List<String> lines) {
+  /** The global model of the current round with the current noise state. */
+  private ModelEnvelope envelope(ModelEnvelope.Kind kind, float[] prototypes, List<String> lines) {
+    return envelope(kind, round, state, prototypes, lines);
+  }
+
+  /** The global (or final) model of {@code forRound}: what clients answer with that round's updates. */
+  private ModelEnvelope envelope(ModelEnvelope.Kind kind, int forRound, ModelNoiseState noise, float[] prototypes,
+      List<String> lines) {
     var s = ctx.settings();
-    ModelEnvelope env = new ModelEnvelope(kind, s.federation(), ctx.id(), Math.min(round, s.rounds()), round,
+    return new ModelEnvelope(kind, s.federation(), ctx.id(), Math.min(forRound, s.rounds()), forRound,
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), classes,
-        state.presentVariance(), state.samplesAbsorbed(), lines, null, prototypes);
+        noise.presentVariance(), noise.samplesAbsorbed(), lines, null, prototypes);
+  }
+
+  private void publish(ModelEnvelope env) {
+    ModelEnvelope.Kind kind = env.kind();
     String topic = kind == ModelEnvelope.Kind.FINAL_MODEL ? topics.finalModel() : topics.starGlobal();
     byte[] frame = ctx.broadcastFrame(env);
     currentGlobal = kind == ModelEnvelope.Kind.FINAL_MODEL ? null : frame;

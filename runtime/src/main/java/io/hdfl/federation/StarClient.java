@@ -18,6 +18,7 @@ import io.hdfl.transport.TransportStats;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -27,6 +28,10 @@ import java.util.concurrent.Executors;
  * policy decides on top of the noise the global model carries, signs its ledger entry (chained to the
  * aggregate entry that came with the global model) and publishes its update. A global model of a round
  * it already answered (a retained re-delivery) is ignored.
+ *
+ * <p>With a {@link Checkpointer} (a device) the update is committed before it is published; {@link
+ * #resume} re-publishes it after a restart, and so does {@link #peerOnline} when the aggregator itself
+ * restarted (it keeps no updates across a crash). README "Crash safety".
  */
 public final class StarClient implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -39,6 +44,11 @@ public final class StarClient implements AutoCloseable {
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
   private volatile boolean closed;
+  private Checkpointer<ClientCheckpoint> checkpoints = Checkpointer.none();
+  /** The last committed update (re-sent when the aggregator restarts); null before the first. */
+  private volatile ClientCheckpoint committed;
+  private long samplesTaken;
+  private final CompletableFuture<Void> failure = new CompletableFuture<>();
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
 
@@ -61,6 +71,58 @@ public final class StarClient implements AutoCloseable {
     });
   }
 
+  /** Commits every update before publishing it (call before {@link #start}). Returns this client. */
+  public StarClient checkpointing(Checkpointer<ClientCheckpoint> checkpoints) {
+    this.checkpoints = java.util.Objects.requireNonNull(checkpoints, "checkpoints");
+    return this;
+  }
+
+  /**
+   * Continues after a restart (call before {@link #start}): answers no global model of the
+   * checkpoint's round or earlier, positions a stored shard after the samples already learned, and
+   * publishes the committed update again (the aggregator keeps one update per client and round, and
+   * drops one for a round it has closed).
+   */
+  public void resume(ClientCheckpoint last) {
+    committed = last;
+    lastRound = last.round();
+    samplesTaken = last.samplesTaken();
+    stream.resumeAfter(samplesTaken);
+    worker.execute(this::republish);
+  }
+
+  /** Completes exceptionally if this client stopped because it could not commit an update. */
+  public CompletableFuture<Void> failure() {
+    return failure;
+  }
+
+  /**
+   * Tells this client that {@code id} announced itself online: when that is the aggregator it
+   * publishes its last update again, since a restarted aggregator lost the updates it held.
+   */
+  public void peerOnline(String id) {
+    ClientCheckpoint c = committed;
+    if (c != null && c.aggregator().equals(id) && !closed) {
+      worker.execute(this::republish);
+    }
+  }
+
+  private void republish() {
+    ClientCheckpoint c = committed;
+    if (c == null) {
+      return;
+    }
+    try {
+      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(c.aggregator(), EnvelopeCodec.encode(c.update())),
+          false, true);
+    } catch (SealException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for "
+          + Roster.quoted(c.aggregator()) + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   public void start() throws TransportException {
     ctx.transport().subscribe(topics.starGlobal(), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed) {
@@ -80,7 +142,7 @@ public final class StarClient implements AutoCloseable {
     if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() <= lastRound) {
       return;
     }
-    if (!ctx.acceptBroadcast(env, "a global model")) {
+    if (!ctx.acceptBroadcast(env, "a global model") || failure.isDone()) {
       return;
     }
     long t0 = System.nanoTime();
@@ -104,11 +166,26 @@ public final class StarClient implements AutoCloseable {
     LocalUpdate.Outcome out = update.apply(model, fresh, true, -1,
         new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed()), round, round, prev,
         ctx.settings().seed() * 1_000_003L + round * 7919L + ctx.id().hashCode());
+    CrashPoints.reached("client.trained", round);
     var s = ctx.settings();
     ModelEnvelope upd = new ModelEnvelope(ModelEnvelope.Kind.CLIENT_UPDATE, s.federation(), ctx.id(), round, round,
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(),
         out.after().presentVariance(), out.after().samplesAbsorbed(), List.of(out.line().text()), null,
         model.toArray());
+    // committed before it is published: a restart re-sends this very update and never draws its noise again
+    ClientCheckpoint state = new ClientCheckpoint(round, ctx.noise().position(), samplesTaken + fresh.size(),
+        env.sender(), upd);
+    try {
+      checkpoints.commit(state);
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot commit its update of round " + round
+          + "; stopping: " + e.getMessage());
+      failure.completeExceptionally(e);
+      return;
+    }
+    committed = state;
+    samplesTaken = state.samplesTaken();
+    CrashPoints.reached("client.checkpointed", round);
     try {
       ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), false, true);
     } catch (SealException e) {
@@ -118,6 +195,7 @@ public final class StarClient implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
+    CrashPoints.reached("client.published", round);
     TransportStats now = ctx.transport().stats();
     TransportStats io = now.since(lastStats);
     lastStats = now;

@@ -18,6 +18,21 @@ public final class Topics {
     return root + "peers/" + id;
   }
 
+  /** Every peer's announcement (a subscription filter). */
+  public String peers() {
+    return root + "peers/+";
+  }
+
+  /** The peer id of an announcement topic ({@link #peer}), or null if {@code topic} is not one. */
+  public String announcedPeer(String topic) {
+    String prefix = root + "peers/";
+    if (!topic.startsWith(prefix)) {
+      return null;
+    }
+    String id = topic.substring(prefix.length());
+    return LedgerEntry.isValidId(id) ? id : null;
+  }
+
   /**
    * Ring: the model {@code from} hands to peer {@code to} (QoS 1, dedup by step). The sender is part
    * of the topic so that a broker ACL can let each peer write only under its own id ({@code

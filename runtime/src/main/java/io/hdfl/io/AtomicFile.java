@@ -99,6 +99,19 @@ public final class AtomicFile {
     }
   }
 
+  /**
+   * Deletes {@code file} if it exists and fsyncs its directory, so that the removal survives a crash
+   * too; returns whether it existed.
+   */
+  public static boolean delete(Path file) throws IOException {
+    Path abs = file.toAbsolutePath();
+    boolean existed = Files.deleteIfExists(abs);
+    if (existed) {
+      syncDirectory(abs.getParent());
+    }
+    return existed;
+  }
+
   private static void commit(Path target, Content content, boolean replace, FileAttribute<?>[] attrs)
       throws IOException {
     Path abs = target.toAbsolutePath();

@@ -20,6 +20,8 @@ import java.util.Set;
  * verify --keys} reads); a {@code revoked} file lists ids (one per line, {@code #} comments)
  * that are refused although their keys are still there. Keys are pinned: whoever can write this
  * directory decides who is admitted, so it is configuration (e.g. /etc/hdfl/roster), not state.
+ * Alternatively (or in addition) members come from a {@link SignedRoster} that the federation's key
+ * signed, so that only the federation's operator decides admission.
  */
 public final class Roster {
   /** Name of the revocation list in a roster directory. */
@@ -81,6 +83,60 @@ public final class Roster {
       }
     }
     return new Roster(dir, new HashMap<>(), Map.of(), KeyDirectory.open(dir), Set.copyOf(revoked));
+  }
+
+  /**
+   * The members of a roster signed by the federation key, plus any peers pinned in {@code dir} (null
+   * or not a directory: none). A peer revoked by either is refused. A peer both signed and pinned must
+   * have the same keys in both.
+   *
+   * @throws IllegalArgumentException (naming the file) if a pinned key differs from the signed one, or
+   *     the directory's revocation list is unreadable as such
+   */
+  public static Roster open(Path dir, SignedRoster signed) throws IOException {
+    Roster pinned = dir != null && Files.isDirectory(dir) ? open(dir) : null;
+    Map<String, PublicKey> agreement = new HashMap<>();
+    Map<String, PublicKey> signing = new HashMap<>();
+    for (SignedRoster.Member m : signed.members().values()) {
+      if (pinned != null) {
+        same(dir.resolve(m.id() + HopKeys.PUBLIC_SUFFIX), m.agreementKey(), () -> pinned.agreementKey(m.id()));
+        same(dir.resolve(m.id() + KeyDirectory.SUFFIX), m.signingKey(), () -> pinned.signingKey(m.id()));
+      }
+      agreement.put(m.id(), m.agreementKey());
+      signing.put(m.id(), m.signingKey());
+    }
+    Set<String> revoked = new HashSet<>(signed.revoked());
+    if (pinned != null) {
+      revoked.addAll(pinned.revoked);
+    }
+    return new Roster(pinned != null ? dir : null, agreement, Map.copyOf(signing),
+        pinned != null ? pinned.signingDir : null, Set.copyOf(revoked));
+  }
+
+  private interface KeyLookup {
+    PublicKey get() throws SealException;
+  }
+
+  /** Refuses a pinned key file that disagrees with the signed roster (one absent or unreadable is skipped). */
+  private static void same(Path file, PublicKey signed, KeyLookup pinned) {
+    if (!Files.isRegularFile(file)) {
+      return;
+    }
+    PublicKey k;
+    try {
+      k = pinned.get();
+    } catch (SealException e) {
+      return; // revoked in the directory, or unreadable: the signed key is used, the revocation applies
+    }
+    if (!java.util.Arrays.equals(k.getEncoded(), signed.getEncoded())) {
+      throw new IllegalArgumentException(file + ": differs from the key the signed roster gives this peer; remove "
+          + "the pinned file or have the roster signed with it");
+    }
+  }
+
+  /** The ids this roster refuses although it may hold their keys. */
+  public Set<String> revoked() {
+    return revoked;
   }
 
   /**

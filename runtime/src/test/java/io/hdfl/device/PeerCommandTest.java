@@ -411,6 +411,76 @@ class PeerCommandTest {
     assertTrue(err.toString().contains("'encryption' must be auto, aes-gcm, chacha20-poly1305 or none"), err.toString());
   }
 
+  private static String[] cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
+    return new String[] {String.valueOf(code), out.toString(), err.toString()};
+  }
+
+  @Test
+  void aRingAdmittedByARosterSignedByTheFederationKey() throws Exception {
+    // the operator: a federation key, each device's public keys collected, a signed roster (no pinned files)
+    assertEquals("0", cli("roster", "keygen", "--out", dir.resolve("fed.key").toString())[0]);
+    String signed = "roster.federation.key = fed.pub\nroster.signed = roster.signed\nroster.dir = no-such-dir";
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02\n" + signed;
+      List<Path> configs = List.of(config("press-01", "ring", broker.uri(), order),
+          config("press-02", "ring", broker.uri(), order));
+      Path collected = Files.createDirectories(dir.resolve("collected"));
+      for (Path c : configs) {
+        assertEquals(0, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), "peer",
+            "--config", c.toString(), "--init"));
+        String id = c.getFileName().toString().replace(".properties", "");
+        for (String suffix : List.of(".pub", ".kx.pub")) {
+          Files.copy(dir.resolve("state/" + id + "/keys/" + id + suffix), collected.resolve(id + suffix));
+        }
+      }
+      String[] r = cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
+          "--version", "2", "--revoke", "press-09", "--out", dir.resolve("roster.signed").toString(),
+          collected.toString());
+      assertEquals("0", r[0], r[2]);
+      assertTrue(r[1].contains("version 2, 2 members, 1 revoked"), r[1]);
+      r = cli("roster", "show", dir.resolve("roster.signed").toString(), "--key", dir.resolve("fed.pub").toString());
+      assertEquals("0", r[0], r[2]);
+      assertTrue(r[1].contains("member  press-01") && r[1].contains("revoked press-09"), r[1]);
+      for (String[] run : runAll(configs)) {
+        assertEquals("0", run[0], run[1] + run[2]);
+        assertTrue(run[2].contains("roster version 2 (issued "), run[2]);
+      }
+      HdModel a = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
+      HdModel b = ModelFile.read(dir.resolve("state/press-02/final-model.hdfl"));
+      assertArrayEquals(a.prototypes().toArray(), b.prototypes().toArray());
+
+      // started again, a finished run is only reported (its ledger is never replaced by accident)
+      r = cli("peer", "--config", configs.get(0).toString());
+      assertEquals("0", r[0], r[2]);
+      assertTrue(r[2].contains("finished after round 3; nothing to do (start a new run with --new-run)"), r[2]);
+      assertTrue(Files.size(dir.resolve("state/press-01/ledger.jsonl")) > 0);
+      // a roster that revokes press-02: press-01 refuses to start, naming it
+      assertEquals("0", cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
+          "--version", "3", "--revoke", "press-02", "--out", dir.resolve("roster.signed").toString(),
+          collected.toString())[0]);
+      r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
+      assertEquals("2", r[0], r[2]);
+      assertTrue(r[2].contains("does not admit [press-02]"), r[2]);
+      // rolling back to an older roster (one without the revocation) is refused
+      assertEquals("0", cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
+          "--version", "1", "--out", dir.resolve("roster.signed").toString(), collected.toString())[0]);
+      r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
+      assertEquals("2", r[0], r[2]);
+      assertTrue(r[2].contains("roster version 1 is older than version 3, which this device accepted before"), r[2]);
+      // a roster signed by another key (or altered) is refused
+      assertEquals("0", cli("roster", "keygen", "--out", dir.resolve("other.key").toString())[0]);
+      assertEquals("0", cli("roster", "sign", "--key", dir.resolve("other.key").toString(), "--federation", "plant-7",
+          "--version", "9", "--out", dir.resolve("roster.signed").toString(), collected.toString())[0]);
+      r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
+      assertEquals("2", r[0], r[2]);
+      assertTrue(r[2].contains(dir.resolve("roster.signed") + ": the signature does not verify under the federation key"),
+          r[2]);
+    }
+  }
+
   @Test
   void aBadConfigIsOneLineNamingTheKey() throws Exception {
     Path cfg = dir.resolve("bad.properties");

@@ -46,6 +46,26 @@ class PeerConfigTest {
   }
 
   @Test
+  void aRosterSignedByTheFederationKeyIsConfiguredBesideTheRosterDirectory() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
+        + "role = ring\nring.order = a, b\n";
+    Files.writeString(f, base + "roster.federation.key = /etc/hdfl/federation.pub\n");
+    PeerConfig c = PeerConfig.read(f);
+    assertEquals(Path.of("/etc/hdfl/federation.pub"), c.federationKey());
+    assertEquals(dir.resolve("s/roster/roster.signed"), c.signedRoster(), "default: roster.dir/roster.signed");
+    Files.writeString(f, base + "roster.federation.key = fed.pub\nroster.signed = r.signed\n");
+    assertEquals(dir.resolve("r.signed"), PeerConfig.read(f).signedRoster());
+    assertEquals(null, PeerConfig.read(example("ring-peer.properties")).federationKey(), "pinned files only");
+    Files.writeString(f, base + "roster.federation.key = fed.pub\nencryption = none\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'roster.federation.key' needs encrypted hops"));
+    Files.writeString(f, base + "roster.signed = r.signed\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'roster.signed' needs 'roster.federation.key'"));
+  }
+
+  @Test
   void errorsNameTheKey() throws Exception {
     Path f = dir.resolve("p.properties");
     String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n";

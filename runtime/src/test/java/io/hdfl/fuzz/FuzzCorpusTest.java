@@ -7,9 +7,11 @@ import io.hdfl.codec.ReassemblerFuzzTest;
 import io.hdfl.data.DatasetFuzzTest;
 import io.hdfl.device.PeerConfigFuzzTest;
 import io.hdfl.hd.ModelFileFuzzTest;
+import io.hdfl.io.CheckpointFileFuzzTest;
 import io.hdfl.privacy.ledger.LedgerFuzzTest;
 import io.hdfl.security.BroadcastSignatureFuzzTest;
 import io.hdfl.security.HopCipherFuzzTest;
+import io.hdfl.security.SignedRosterFuzzTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +36,8 @@ class FuzzCorpusTest {
     all.addAll(ModelFileFuzzTest.seeds());
     all.addAll(DatasetFuzzTest.seeds());
     all.addAll(PeerConfigFuzzTest.seeds());
+    all.addAll(CheckpointFileFuzzTest.seeds());
+    all.addAll(SignedRosterFuzzTest.seeds());
     return all;
   }
 

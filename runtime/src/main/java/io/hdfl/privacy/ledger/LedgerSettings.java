@@ -20,7 +20,7 @@ public record LedgerSettings(String federation, Topology topology, Schedule sche
   }
 
   /** Whether {@code e} was written under these settings. */
-  boolean matches(LedgerEntry e) {
+  public boolean matches(LedgerEntry e) {
     return federation.equals(e.federation()) && topology == e.topology() && schedule == e.schedule()
         && params.dim() == e.dim() && Double.compare(params.epsilon(), e.epsilon()) == 0
         && Double.compare(params.delta0(), e.delta0()) == 0;

@@ -40,6 +40,15 @@ public interface NoiseSource {
    */
   NoiseDraw add(float[] model, int off, int len, double variance);
 
+  /**
+   * How far this source's random stream has advanced, for a checkpoint from which a restarted peer
+   * continues the same stream ({@link SeededNoiseSource}); -1 for a source whose stream cannot and
+   * must not be resumed (a CSPRNG: a restarted peer draws fresh noise).
+   */
+  default long position() {
+    return -1;
+  }
+
   /** {@link #add(float[], int, int, double)} over the whole array. */
   default NoiseDraw add(float[] model, double variance) {
     if (model == null) {

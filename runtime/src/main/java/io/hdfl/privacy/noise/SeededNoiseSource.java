@@ -25,17 +25,34 @@ public final class SeededNoiseSource implements NoiseSource {
 
   private final long seed;
   private final VectorKernels kernels;
-  private final SplittableRandom rng;
+  private final CountingGenerator rng;
   private final float[] scratch = new float[CHUNK];
 
   /** A source whose noise is determined by {@code seed}, generated with {@code kernels}. */
   public SeededNoiseSource(long seed, VectorKernels kernels) {
+    this(seed, kernels, 0);
+  }
+
+  /**
+   * The source of {@code seed} after it has consumed {@code position} values of its stream (a {@link
+   * #position()} from a checkpoint): its next draws are exactly those the original source would have
+   * made next. Skipping costs about a nanosecond per value.
+   *
+   * @throws IllegalArgumentException if {@code position} is negative
+   */
+  public SeededNoiseSource(long seed, VectorKernels kernels, long position) {
     if (kernels == null) {
       throw new NullPointerException("kernels");
     }
+    if (position < 0) {
+      throw new IllegalArgumentException("a seeded noise position must be >= 0, got " + position);
+    }
     this.seed = seed;
     this.kernels = kernels;
-    this.rng = new SplittableRandom(seed);
+    this.rng = new CountingGenerator(new SplittableRandom(seed));
+    for (long i = 0; i < position; i++) {
+      rng.nextLong();
+    }
   }
 
   @Override
@@ -59,6 +76,12 @@ public final class SeededNoiseSource implements NoiseSource {
     return seed;
   }
 
+  /** The number of 64-bit values drawn from the seeded stream so far. */
+  @Override
+  public synchronized long position() {
+    return rng.count;
+  }
+
   @Override
   public synchronized NoiseDraw add(float[] model, int off, int len, double variance) {
     NoiseArgs.check(model, off, len, variance);
@@ -74,5 +97,21 @@ public final class SeededNoiseSource implements NoiseSource {
     }
     // Box–Muller in double rounded once to float: the variance is σ² up to a relative 2^-48 or so.
     return new NoiseDraw(NAME, variance, variance, variance, 0, len, 0);
+  }
+
+  /** The seeded stream, counting what it hands out ({@code fillGaussian} draws only {@code nextLong}). */
+  private static final class CountingGenerator implements java.util.random.RandomGenerator {
+    private final SplittableRandom inner;
+    long count;
+
+    CountingGenerator(SplittableRandom inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public long nextLong() {
+      count++;
+      return inner.nextLong();
+    }
   }
 }

@@ -97,6 +97,31 @@ class SeededNoiseSourceTest {
   }
 
   @Test
+  void aSourceResumedAtItsPositionContinuesTheSameStream() {
+    for (VectorKernels k : kernels()) {
+      SeededNoiseSource original = new SeededNoiseSource(7, k);
+      assertEquals(0, original.position());
+      original.add(new float[1000], 2.0);
+      original.add(new float[3 * SeededNoiseSource.CHUNK + 5], 0.5);
+      long position = original.position();
+      assertTrue(position > 0, "drawing advances the position");
+      float[] next = new float[777];
+      original.add(next, 3.0);
+      // a restarted peer rebuilds its source from the checkpointed position: the same noise follows
+      float[] resumed = new float[777];
+      SeededNoiseSource restarted = new SeededNoiseSource(7, k, position);
+      assertEquals(position, restarted.position());
+      restarted.add(resumed, 3.0);
+      assertArrayEquals(next, resumed, k.name());
+      float[] fresh = new float[777];
+      new SeededNoiseSource(7, k).add(fresh, 3.0);
+      assertFalse(Arrays.equals(next, fresh), "from position 0 the noise differs");
+    }
+    assertThrows(IllegalArgumentException.class, () -> new SeededNoiseSource(7, VectorKernelsProvider.scalar(), -1));
+    assertEquals(-1, new SecureNoiseSource().position(), "a CSPRNG is never resumed");
+  }
+
+  @Test
   void validatesInputs() {
     NoiseSourceChecks.rejectsBadArguments(new SeededNoiseSource(1, VectorKernelsProvider.scalar()));
     assertThrows(NullPointerException.class, () -> new SeededNoiseSource(1, null));

@@ -1,0 +1,322 @@
+package io.hdfl.device;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.EnvelopeException;
+import io.hdfl.codec.Expectations;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.federation.AggregatorCheckpoint;
+import io.hdfl.federation.Checkpointer;
+import io.hdfl.federation.ClientCheckpoint;
+import io.hdfl.federation.RingCheckpoint;
+import io.hdfl.federation.RingJournal;
+import io.hdfl.io.AtomicFile;
+import io.hdfl.io.CheckpointFile;
+import io.hdfl.io.CheckpointFormatException;
+import io.hdfl.privacy.schedule.ModelNoiseState;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A device's checkpoints, in {@code state.dir/checkpoint/} (README "Crash safety"): one file for its
+ * role's committed state ({@code ring.ckpt}, {@code client.ckpt} or {@code aggregator.ckpt}, each
+ * holding at most one model), one {@code received-<step>.ckpt} per model a ring peer acknowledged but
+ * has not handed on yet, and {@code finished.ckpt} once the run's final model is saved. Every file is
+ * a {@link CheckpointFile} written atomically, naming the federation, peer and role it belongs to.
+ * Anything unreadable or foreign is an error that names the file: a device never silently starts over
+ * while its ledger holds a run in progress.
+ */
+final class StateCheckpoints implements RingJournal {
+  static final String DIR = "checkpoint";
+  private static final Pattern RECEIVED = Pattern.compile("received-(\\d{1,18})\\.ckpt");
+
+  private final Path dir;
+  private final String federation;
+  private final String peer;
+  private final String role;
+  private final Expectations expect;
+
+  StateCheckpoints(Path stateDir, String federation, String peer, String role, Expectations expect) {
+    this.dir = stateDir.resolve(DIR);
+    this.federation = federation;
+    this.peer = peer;
+    this.role = role;
+    this.expect = expect;
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  private Path roleFile() {
+    return dir.resolve((role.equals("star-client") ? "client" : role) + ".ckpt");
+  }
+
+  private Path finishedFile() {
+    return dir.resolve("finished.ckpt");
+  }
+
+  /** The last round of the run whose final model was saved here, if one finished. */
+  java.util.OptionalInt finished() throws IOException {
+    if (!Files.exists(finishedFile())) {
+      return java.util.OptionalInt.empty();
+    }
+    CheckpointFile.Content c = read(finishedFile(), "finished");
+    try {
+      return java.util.OptionalInt.of(Math.toIntExact(c.number("round")));
+    } catch (ArithmeticException e) {
+      throw refuse(new CheckpointFormatException(c.file() + ": 'round' is out of range"));
+    }
+  }
+
+  /** Whether there is a run in progress to resume: a role checkpoint or a received model. */
+  boolean inProgress() throws IOException {
+    return Files.exists(roleFile()) || !receivedFiles().isEmpty();
+  }
+
+  /** Removes every checkpoint (a new run). */
+  synchronized void clear() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.ckpt")) {
+      for (Path f : files) {
+        AtomicFile.delete(f);
+      }
+    }
+  }
+
+  /** Records that the run ended with {@code round}'s final model saved, and drops the rest. */
+  synchronized void finish(int round) throws IOException {
+    CheckpointFile.write(finishedFile(), "finished", owner(Map.of("round", String.valueOf(round))), null);
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.ckpt")) {
+      for (Path f : files) {
+        if (!f.equals(finishedFile())) {
+          AtomicFile.delete(f);
+        }
+      }
+    }
+  }
+
+  /** The noise stream position of the last committed state (0 with none: the stream starts afresh). */
+  long noisePosition() throws IOException {
+    if (!Files.exists(roleFile())) {
+      return 0;
+    }
+    long p = read(roleFile(), null).number("noise-position");
+    return Math.max(0, p);
+  }
+
+  // ---- ring peer
+
+  @Override
+  public synchronized void received(long step, byte[] frame) throws IOException {
+    Path f = dir.resolve("received-" + step + ".ckpt");
+    if (!Files.exists(f)) {
+      CheckpointFile.write(f, "received", owner(Map.of("step", String.valueOf(step))), frame);
+    }
+  }
+
+  @Override
+  public synchronized void consumed(long step) throws IOException {
+    AtomicFile.delete(dir.resolve("received-" + step + ".ckpt"));
+  }
+
+  @Override
+  public synchronized void commit(RingCheckpoint s) throws IOException {
+    Map<String, String> f = new LinkedHashMap<>();
+    f.put("last-step", String.valueOf(s.lastStep()));
+    f.put("bundled", String.valueOf(s.bundled()));
+    f.put("noise-position", String.valueOf(s.noisePosition()));
+    f.put("delivered", String.valueOf(s.delivered()));
+    CheckpointFile.write(roleFile(), "ring", owner(f), s.delivered() ? null : EnvelopeCodec.encode(s.outgoing()));
+  }
+
+  /** The ring peer's last committed state, if it produced a step. */
+  Optional<RingCheckpoint> ring() throws IOException {
+    if (!Files.exists(roleFile())) {
+      return Optional.empty();
+    }
+    CheckpointFile.Content c = read(roleFile(), "ring");
+    try {
+      boolean delivered = c.flag("delivered");
+      ModelEnvelope out = delivered ? null : frame(c, ModelEnvelope.Kind.RING_MODEL);
+      return Optional.of(new RingCheckpoint(c.number("last-step"), c.flag("bundled"), c.number("noise-position"), out));
+    } catch (IllegalArgumentException e) {
+      throw refuse(new CheckpointFormatException(c.file() + ": " + e.getMessage()));
+    }
+  }
+
+  /** The models a ring peer acknowledged but had not handed on, in step order. */
+  List<ModelEnvelope> received() throws IOException {
+    List<ModelEnvelope> out = new ArrayList<>();
+    for (Path f : receivedFiles()) {
+      CheckpointFile.Content c = read(f, "received");
+      ModelEnvelope env = frame(c, ModelEnvelope.Kind.RING_MODEL);
+      if (env.step() != c.number("step")) {
+        throw refuse(new CheckpointFormatException(f + ": holds the model of step " + env.step() + ", not "
+            + c.number("step")));
+      }
+      out.add(env);
+    }
+    out.sort(java.util.Comparator.comparingLong(ModelEnvelope::step));
+    return out;
+  }
+
+  private List<Path> receivedFiles() throws IOException {
+    List<Path> files = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return files;
+    }
+    try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "received-*.ckpt")) {
+      for (Path f : all) {
+        Matcher m = RECEIVED.matcher(f.getFileName().toString());
+        if (!m.matches()) {
+          throw refuse(new CheckpointFormatException(f + ": not a checkpoint name hdfl writes"));
+        }
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
+  // ---- star client
+
+  /** Commits a star client's update. */
+  Checkpointer<ClientCheckpoint> clientCommits() {
+    return s -> {
+      Map<String, String> f = new LinkedHashMap<>();
+      f.put("round", String.valueOf(s.round()));
+      f.put("noise-position", String.valueOf(s.noisePosition()));
+      f.put("samples-taken", String.valueOf(s.samplesTaken()));
+      f.put("aggregator", s.aggregator());
+      synchronized (this) {
+        CheckpointFile.write(roleFile(), "client", owner(f), EnvelopeCodec.encode(s.update()));
+      }
+    };
+  }
+
+  Optional<ClientCheckpoint> client() throws IOException {
+    if (!Files.exists(roleFile())) {
+      return Optional.empty();
+    }
+    CheckpointFile.Content c = read(roleFile(), "client");
+    try {
+      return Optional.of(new ClientCheckpoint(Math.toIntExact(c.number("round")), c.number("noise-position"),
+          c.number("samples-taken"), c.text("aggregator"), frame(c, ModelEnvelope.Kind.CLIENT_UPDATE)));
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw refuse(new CheckpointFormatException(c.file() + ": " + e.getMessage()));
+    }
+  }
+
+  // ---- aggregator
+
+  /** Commits an aggregation. */
+  Checkpointer<AggregatorCheckpoint> aggregatorCommits() {
+    return s -> {
+      Map<String, String> f = new LinkedHashMap<>();
+      f.put("round", String.valueOf(s.round()));
+      f.put("present-variance", Double.toString(s.state().presentVariance()));
+      f.put("samples-absorbed", String.valueOf(s.state().samplesAbsorbed()));
+      f.put("noise-position", String.valueOf(s.noisePosition()));
+      f.put("lines", String.valueOf(s.lines().size()));
+      for (int i = 0; i < s.lines().size(); i++) {
+        f.put("line." + i, s.lines().get(i));
+      }
+      synchronized (this) {
+        CheckpointFile.write(roleFile(), "aggregator", owner(f), EnvelopeCodec.encode(s.global()));
+      }
+    };
+  }
+
+  Optional<AggregatorCheckpoint> aggregator() throws IOException {
+    if (!Files.exists(roleFile())) {
+      return Optional.empty();
+    }
+    CheckpointFile.Content c = read(roleFile(), "aggregator");
+    try {
+      long n = c.number("lines");
+      if (n < 1 || n > 100_000) {
+        throw new IllegalArgumentException("'lines' is out of range: " + n);
+      }
+      List<String> lines = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        lines.add(c.text("line." + i));
+      }
+      ModelEnvelope global = frame(c, null);
+      return Optional.of(new AggregatorCheckpoint(Math.toIntExact(c.number("round")),
+          new ModelNoiseState(c.real("present-variance"), c.number("samples-absorbed")), c.number("noise-position"),
+          lines, global));
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw refuse(new CheckpointFormatException(c.file() + ": " + e.getMessage()));
+    }
+  }
+
+  // ---- common
+
+  /** The fields every checkpoint starts with: whose it is. */
+  private Map<String, String> owner(Map<String, String> fields) {
+    Map<String, String> f = new LinkedHashMap<>();
+    f.put("federation", federation);
+    f.put("peer", peer);
+    f.put("role", role);
+    f.putAll(fields);
+    return f;
+  }
+
+  /** Reads {@code file}, checks it is this peer's and of {@code kind} (null: any). */
+  private CheckpointFile.Content read(Path file, String kind) throws IOException {
+    CheckpointFile.Content c;
+    try {
+      c = CheckpointFile.read(file);
+      if (kind != null && !kind.equals(c.kind())) {
+        throw new CheckpointFormatException(file + ": is a '" + c.kind() + "' checkpoint, not '" + kind + "'");
+      }
+      if (!federation.equals(c.text("federation")) || !peer.equals(c.text("peer")) || !role.equals(c.text("role"))) {
+        throw new CheckpointFormatException(file + ": belongs to " + c.text("role") + " '" + c.text("peer")
+            + "' of federation '" + c.text("federation") + "', not to this configuration (" + role + " '" + peer
+            + "' of '" + federation + "')");
+      }
+    } catch (NoSuchFileException e) {
+      throw e;
+    } catch (CheckpointFormatException e) {
+      throw refuse(e);
+    }
+    return c;
+  }
+
+  /** The model frame of a checkpoint, decoded and checked like a received one. */
+  private ModelEnvelope frame(CheckpointFile.Content c, ModelEnvelope.Kind kind) throws IOException {
+    byte[] payload = c.payload();
+    if (payload.length == 0) {
+      throw refuse(new CheckpointFormatException(c.file() + ": holds no model"));
+    }
+    try {
+      ModelEnvelope env = EnvelopeCodec.decode(payload, expect);
+      if (kind != null && env.kind() != kind) {
+        throw refuse(new CheckpointFormatException(c.file() + ": holds a " + env.kind() + ", not a " + kind));
+      }
+      return env;
+    } catch (EnvelopeException e) {
+      throw refuse(new CheckpointFormatException(c.file() + ": its model does not decode (" + e.getMessage() + ")"));
+    }
+  }
+
+  /** {@code e} with what the operator can do, on the same line. */
+  private CheckpointFormatException refuse(CheckpointFormatException e) {
+    if (e.getMessage().contains("; refusing to resume")) {
+      return e;
+    }
+    return new CheckpointFormatException(e.getMessage() + "; refusing to resume (the ledger is kept): restore the "
+        + "checkpoint from a backup, or move " + dir.getParent() + " away to start a new run", e);
+  }
+}

@@ -1,0 +1,297 @@
+package io.hdfl.device;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.cli.Main;
+import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.KeyDirectory;
+import io.hdfl.privacy.ledger.LedgerCodec;
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.ledger.LedgerVerifier;
+import io.hdfl.privacy.ledger.Verification;
+import io.hdfl.privacy.schedule.ModelNoiseState;
+import io.hdfl.privacy.schedule.NoiseDecision;
+import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.privacy.schedule.ScheduleMode;
+import io.hdfl.transport.EmbeddedBroker;
+import io.hdfl.transport.MosquittoProcess;
+import java.io.Closeable;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Crash safety of {@code hdfl peer} (README "Crash safety"): devices run as separate JVM processes
+ * against a real broker; each crash point of the README's table is hit once (the JVM halts there, as
+ * after {@code kill -9}), plus a SIGKILL at an arbitrary moment, and every dead device is started again
+ * with its state directory. The run must finish with a verifying ledger holding every step exactly once,
+ * the noise the schedule requires for exactly the updates that happened, and the very model a run
+ * without crashes computes — so no noise was drawn twice and no model or entry was lost.
+ */
+class CrashRecoveryTest {
+  @TempDir Path dir;
+
+  /** The test's own Mosquitto when installed (as in CI), else the embedded broker. */
+  private static final class Broker implements Closeable {
+    private final MosquittoProcess mosquitto;
+    private final EmbeddedBroker embedded;
+
+    Broker(Path dir) throws Exception {
+      if (MosquittoProcess.binary().isPresent()) {
+        mosquitto = MosquittoProcess.startPlain(Files.createDirectories(dir.resolve("mosquitto")));
+        embedded = null;
+      } else {
+        mosquitto = null;
+        embedded = new EmbeddedBroker().start();
+      }
+    }
+
+    String uri() {
+      return mosquitto != null ? mosquitto.uri() : embedded.uri();
+    }
+
+    @Override
+    public void close() {
+      try {
+        if (mosquitto != null) {
+          mosquitto.close();
+        } else {
+          embedded.close();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static final List<String> RING = List.of("p1", "p2", "p3");
+  private static final int RING_ROUNDS = 4;
+
+  private static DeviceFleet ring(Path dir, String federation, String broker) throws Exception {
+    DeviceFleet f = new DeviceFleet(Files.createDirectories(dir), federation);
+    for (String id : RING) {
+      f.device(id, "ring", broker, "ring.order = " + String.join(", ", RING), "rounds = " + RING_ROUNDS);
+    }
+    f.enrol();
+    return f;
+  }
+
+  private static long lines(Path file) {
+    try {
+      return Files.exists(file) ? Files.readAllLines(file).size() : 0;
+    } catch (java.io.IOException e) {
+      return 0; // being appended to
+    }
+  }
+
+  @Test
+  void aRingResumesAfterACrashAtEveryPointAndASigkill() throws Exception {
+    try (Broker broker = new Broker(dir)) {
+      DeviceFleet reference = ring(dir.resolve("reference"), "ring-ref", broker.uri());
+      reference.runInProcess();
+      DeviceFleet fleet = ring(dir.resolve("crashes"), "ring-crash", broker.uri());
+      // steps: p1 takes 1, 4, 7, 10; p2 2, 5, 8, 11; p3 3, 6, 9, 12 (the final model)
+      List<DeviceFleet.Crash> crashes = List.of(
+          new DeviceFleet.Crash("p2", "ring.received:2"),
+          new DeviceFleet.Crash("p3", "ring.persisted:3"),
+          new DeviceFleet.Crash("p1", "ring.acked:4"),
+          new DeviceFleet.Crash("p2", "ring.trained:5"),
+          new DeviceFleet.Crash("p3", "ring.checkpointed:6"),
+          new DeviceFleet.Crash("p1", "ring.archived:7"),
+          new DeviceFleet.Crash("p2", "ring.forwarded:8"),
+          new DeviceFleet.Crash("p3", "ring.ack-received:9"),
+          new DeviceFleet.Crash("p1", "ring.delivered:10"),
+          new DeviceFleet.Crash("p3", "ring.final-published:12"));
+      // and a plain kill -9 of p2 at whatever it is doing once p1 has archived step 7
+      List<DeviceFleet.Kill> kills = List.of(
+          new DeviceFleet.Kill("p2", f -> lines(f.stateDir("p1").resolve("ledger.jsonl")) >= 7));
+      Map<String, DeviceFleet.Device> run = fleet.runProcesses(crashes, kills, Duration.ofSeconds(150));
+
+      for (DeviceFleet.Crash c : crashes) {
+        assertTrue(run.get(c.peer()).reached.contains(c.point()), c + " was reached: " + run.get(c.peer()).reached);
+      }
+      assertEquals(1, run.get("p2").killed, "p2 was killed once");
+      // the crashes changed nothing: every device holds the model a run without crashes computes
+      byte[] expected = Files.readAllBytes(reference.stateDir("p1").resolve("final-model.hdfl"));
+      for (String id : RING) {
+        assertArrayEquals(expected, Files.readAllBytes(fleet.stateDir(id).resolve("final-model.hdfl")), id);
+      }
+      // the ledger of p3 (it took the last step) is complete: every step once, verifying
+      Path keys = fleet.auditKeys();
+      List<String> full = Files.readAllLines(fleet.stateDir("p3").resolve("ledger.jsonl"));
+      Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(fleet.stateDir("p3").resolve("ledger.jsonl"));
+      assertTrue(v.ok(), v.summary());
+      List<LedgerEntry> entries = full.stream().map(LedgerCodec::parse).collect(Collectors.toList());
+      assertEquals(java.util.stream.LongStream.rangeClosed(1, RING.size() * RING_ROUNDS).boxed().toList(),
+          entries.stream().map(LedgerEntry::step).toList(), "every step exactly once, in order");
+      // every device's copy verifies and is a prefix of that chain (no orphaned or repeated entry)
+      for (String id : RING) {
+        Path ledger = fleet.stateDir(id).resolve("ledger.jsonl");
+        Verification own = new LedgerVerifier(KeyDirectory.open(keys)).verify(ledger);
+        assertTrue(own.ok(), id + ": " + own.summary());
+        List<String> lines = Files.readAllLines(ledger);
+        assertEquals(full.subList(0, lines.size()), lines, id);
+      }
+      // the noise is exactly what the schedule requires for the updates that happened ...
+      NoisePolicy policy = NoisePolicy.of(ScheduleMode.PRIVATEDFL, PrivacyParameters.withDelta0(256, 2, 1e-3), 1.0);
+      ModelNoiseState state = ModelNoiseState.EMPTY;
+      double added = 0;
+      for (LedgerEntry e : entries) {
+        NoiseDecision d = policy.decide(state, e.samplesNew());
+        assertEquals(d.added(), e.addedVariance(), "step " + e.step());
+        assertEquals(d.presentAfter(), e.presentAfter(), "step " + e.step());
+        added += e.addedVariance();
+        state = d.after();
+      }
+      LedgerEntry last = entries.get(entries.size() - 1);
+      assertEquals(last.requiredVariance(), added, 1e-9 * added, "the noise added in all equals the requirement");
+      // ... and the same, entry by entry, as in the run without crashes
+      List<LedgerEntry> ref = Files.readAllLines(reference.stateDir("p3").resolve("ledger.jsonl")).stream()
+          .map(LedgerCodec::parse).toList();
+      for (int i = 0; i < ref.size(); i++) {
+        assertEquals(ref.get(i).addedVariance(), entries.get(i).addedVariance(), "step " + (i + 1));
+        assertEquals(ref.get(i).samplesTotal(), entries.get(i).samplesTotal(), "step " + (i + 1));
+      }
+    }
+  }
+
+  private static final List<String> STAR = List.of("agg", "c1", "c2");
+  private static final int STAR_ROUNDS = 8;
+
+  private static DeviceFleet star(Path dir, String federation, String broker) throws Exception {
+    DeviceFleet f = new DeviceFleet(Files.createDirectories(dir), federation);
+    f.device("agg", "aggregator", broker, "star.clients = 2", "features = 10", "rounds = " + STAR_ROUNDS);
+    for (String id : List.of("c1", "c2")) {
+      f.device(id, "star-client", broker, "per-round = 15", "rounds = " + STAR_ROUNDS);
+    }
+    f.enrol();
+    return f;
+  }
+
+  @Test
+  void aStarResumesAfterCrashesOfAClientAndOfTheAggregator() throws Exception {
+    try (Broker broker = new Broker(dir)) {
+      DeviceFleet reference = star(dir.resolve("reference"), "star-ref", broker.uri());
+      reference.runInProcess();
+      DeviceFleet fleet = star(dir.resolve("crashes"), "star-crash", broker.uri());
+      List<DeviceFleet.Crash> crashes = List.of(
+          new DeviceFleet.Crash("agg", "aggregator.collected:1"),
+          new DeviceFleet.Crash("c1", "client.trained:2"),
+          new DeviceFleet.Crash("agg", "aggregator.averaged:3"),
+          new DeviceFleet.Crash("c1", "client.checkpointed:4"),
+          new DeviceFleet.Crash("agg", "aggregator.checkpointed:5"),
+          new DeviceFleet.Crash("c1", "client.published:6"),
+          new DeviceFleet.Crash("agg", "aggregator.archived:7"),
+          new DeviceFleet.Crash("agg", "aggregator.published:8"));
+      Path aggLedger = fleet.stateDir("agg").resolve("ledger.jsonl");
+      List<DeviceFleet.Kill> kills = List.of(new DeviceFleet.Kill("c2", f -> lines(aggLedger) >= 9));
+      Map<String, DeviceFleet.Device> run = fleet.runProcesses(crashes, kills, Duration.ofSeconds(150));
+
+      for (DeviceFleet.Crash c : crashes) {
+        assertTrue(run.get(c.peer()).reached.contains(c.point()), c + " was reached: " + run.get(c.peer()).reached);
+      }
+      byte[] expected = Files.readAllBytes(reference.stateDir("agg").resolve("final-model.hdfl"));
+      for (String id : STAR) {
+        assertArrayEquals(expected, Files.readAllBytes(fleet.stateDir(id).resolve("final-model.hdfl")), id);
+      }
+      Verification v = new LedgerVerifier(KeyDirectory.open(fleet.auditKeys())).verify(aggLedger);
+      assertTrue(v.ok(), v.summary());
+      List<LedgerEntry> entries = Files.readAllLines(aggLedger).stream().map(LedgerCodec::parse).toList();
+      List<String> expectedOrder = new ArrayList<>();
+      for (int r = 1; r <= STAR_ROUNDS; r++) {
+        expectedOrder.addAll(List.of(r + " c1 update", r + " c2 update", r + " agg aggregate"));
+      }
+      assertEquals(expectedOrder, entries.stream().map(e -> e.round() + " " + e.peer() + " " + e.kind().wire()).toList(),
+          "every client update and every aggregate exactly once");
+      // the noise: each client adds what the accountant requires on top of the global model's noise,
+      // the aggregator what its own requirement lacks (nothing here), exactly as in the run without crashes
+      PrivacyParameters p = PrivacyParameters.perSampleDelta(256, 2);
+      NoisePolicy client = NoisePolicy.of(ScheduleMode.FEDHDP, p, 1.0);
+      NoisePolicy server = NoisePolicy.of(ScheduleMode.FEDHDP, p, 0.5);
+      ModelNoiseState global = ModelNoiseState.EMPTY;
+      List<ModelNoiseState> round = new ArrayList<>();
+      for (LedgerEntry e : entries) {
+        if (e.kind() == LedgerEntry.Kind.UPDATE) {
+          NoiseDecision d = client.decide(global, e.samplesNew());
+          assertEquals(d.added(), e.addedVariance(), "round " + e.round() + " " + e.peer());
+          round.add(d.after());
+        } else {
+          NoiseDecision d = server.decide(ModelNoiseState.average(global.samplesAbsorbed(), round), 0);
+          assertEquals(d.added(), e.addedVariance(), "round " + e.round() + " aggregate");
+          assertEquals(d.presentAfter(), e.presentAfter(), "round " + e.round() + " aggregate");
+          global = new ModelNoiseState(d.presentAfter(), d.samplesTotal());
+          round.clear();
+        }
+      }
+      List<LedgerEntry> ref = Files.readAllLines(reference.stateDir("agg").resolve("ledger.jsonl")).stream()
+          .map(LedgerCodec::parse).toList();
+      assertEquals(ref.size(), entries.size());
+      for (int i = 0; i < ref.size(); i++) {
+        assertEquals(ref.get(i).addedVariance(), entries.get(i).addedVariance(), "entry " + (i + 1));
+        assertEquals(ref.get(i).presentAfter(), entries.get(i).presentAfter(), "entry " + (i + 1));
+      }
+    }
+  }
+
+  private static String[] peer(Path config) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(new PrintWriter(out), new PrintWriter(err), "peer", "--config", config.toString());
+    return new String[] {String.valueOf(code), err.toString()};
+  }
+
+  @Test
+  void aDamagedCheckpointIsRefusedAndTheLedgerKept() throws Exception {
+    DeviceFleet f = new DeviceFleet(dir, "damaged");
+    Path cfg = f.device("p1", "ring", "tcp://127.0.0.1:1", "ring.order = p1, p2", "encryption = none");
+    Path state = Files.createDirectories(f.stateDir("p1"));
+    StateCheckpoints checkpoints = new StateCheckpoints(state, "damaged", "p1", "ring",
+        io.hdfl.codec.Expectations.builder().build());
+    checkpoints.commit(new io.hdfl.federation.RingCheckpoint(3, true, 1234, null));
+    Path ledger = Files.writeString(state.resolve("ledger.jsonl"), "{\"a ledger\":1}\n");
+    Path file = state.resolve("checkpoint/ring.ckpt");
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[bytes.length / 2] ^= 0x10; // bit rot
+    Files.write(file, bytes);
+    String[] r = peer(cfg);
+    assertEquals("2", r[0], r[1]);
+    assertTrue(r[1].contains(file + ": checksum mismatch (the file was damaged or edited); refusing to resume"), r[1]);
+    assertEquals(1, r[1].strip().lines().filter(l -> l.startsWith("hdfl: error:")).count(), r[1]);
+    assertEquals("{\"a ledger\":1}\n", Files.readString(ledger), "the ledger is untouched");
+    // truncated
+    Files.write(file, java.util.Arrays.copyOf(bytes, 20));
+    r = peer(cfg);
+    assertEquals("2", r[0], r[1]);
+    assertTrue(r[1].contains(file + ": is truncated"), r[1]);
+    // another device's checkpoint
+    Files.delete(file);
+    new StateCheckpoints(state, "damaged", "p2", "ring", io.hdfl.codec.Expectations.builder().build())
+        .commit(new io.hdfl.federation.RingCheckpoint(3, true, 1234, null));
+    r = peer(cfg);
+    assertEquals("2", r[0], r[1]);
+    assertTrue(r[1].contains("belongs to ring 'p2' of federation 'damaged', not to this configuration"), r[1]);
+    assertEquals("{\"a ledger\":1}\n", Files.readString(ledger), "the ledger is untouched");
+  }
+
+  @Test
+  void aLedgerWithoutACheckpointIsNotDiscarded() throws Exception {
+    DeviceFleet f = new DeviceFleet(dir, "orphan");
+    Path cfg = f.device("p1", "ring", "tcp://127.0.0.1:1", "ring.order = p1, p2", "encryption = none");
+    Path ledger = Files.writeString(Files.createDirectories(f.stateDir("p1")).resolve("ledger.jsonl"), "{}\n");
+    String[] r = peer(cfg);
+    assertEquals("2", r[0], r[1]);
+    assertTrue(r[1].contains(ledger + " holds a ledger but " + f.stateDir("p1").resolve("checkpoint")
+        + " no checkpoint of a run in progress or finished"), r[1]);
+    assertEquals("{}\n", Files.readString(ledger));
+  }
+}
