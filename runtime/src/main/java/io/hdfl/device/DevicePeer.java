@@ -115,6 +115,8 @@ public final class DevicePeer {
     }
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
+    // a stored data set is encoded while the peer connects and announces itself (see encodeMeanwhile)
+    CompletableFuture<EncodedSet> encoding = null;
     List<String> classNames = null;
     LiveData live = null;
     if (cfg.signal() != null) {
@@ -139,9 +141,7 @@ public final class DevicePeer {
       }
       cfg = cfg.withFeatures(d.featureCount());
       log.accept("data: " + d.size() + " samples x " + d.featureCount() + " features from " + cfg.trainData());
-      Encoder enc = new Encoder(cfg.settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
-      data = EncodedSet.encode(enc, d.features(), d.size(), d.labels(), cfg.classes(),
-          Runtime.getRuntime().availableProcessors());
+      encoding = encodeMeanwhile(cfg, d, log);
       classNames = d.classNames().size() == cfg.classes() ? d.classNames() : null;
     } else if (config.settings().encoder().features() <= 1) {
       throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
@@ -181,7 +181,8 @@ public final class DevicePeer {
       switch (cfg.role()) {
         case "ring": {
           PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
-          RingPeer peer = new RingPeer(ctx, cfg.ringOrder(), data, archive).journaling(checkpoints);
+          RingPeer peer = (encoding != null ? RingPeer.preparing(ctx, cfg.ringOrder(), encoding, archive)
+              : new RingPeer(ctx, cfg.ringOrder(), data, archive)).journaling(checkpoints);
           if (live != null) {
             // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
             long perTurn = cfg.settings().perRound();
@@ -214,7 +215,8 @@ public final class DevicePeer {
           break;
         }
         case "star-client": {
-          StarClient client = (live != null ? new StarClient(ctx, live.stream()) : new StarClient(ctx, data))
+          StarClient client = (live != null ? new StarClient(ctx, live.stream()) : encoding != null
+              ? StarClient.preparing(ctx, encoding) : new StarClient(ctx, data))
               .checkpointing(checkpoints.clientCommits());
           running.add(client);
           if (resuming) {
@@ -252,7 +254,9 @@ public final class DevicePeer {
       log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
       ModelEnvelope env;
       try {
-        CompletableFuture.anyOf(fin, failure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<?> dataFailure = encoding == null ? new CompletableFuture<>()
+            : encoding.thenCompose(d -> new CompletableFuture<Void>()); // fails only if encoding fails
+        CompletableFuture.anyOf(fin, failure, dataFailure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
         env = fin.getNow(null);
       } catch (java.util.concurrent.TimeoutException e) {
         throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
@@ -278,6 +282,34 @@ public final class DevicePeer {
         live.close();
       }
     }
+  }
+
+  /**
+   * Encodes {@code d} on a thread of its own and returns the encodings to come. Meanwhile the device
+   * checks its keys and roster, connects, subscribes and announces itself, so it is ready within about
+   * a second of starting; a cold JVM takes longer than that to encode (the vector kernels are not
+   * compiled yet), and the peer needs its encodings only at its first turn. The data file itself was
+   * already read and checked, so a bad file still stops the start with a clear error.
+   */
+  private CompletableFuture<EncodedSet> encodeMeanwhile(PeerConfig cfg, Dataset d, Consumer<String> log) {
+    CompletableFuture<EncodedSet> done = new CompletableFuture<>();
+    int threads = Runtime.getRuntime().availableProcessors();
+    Thread t = new Thread(() -> {
+      try {
+        long t0 = System.nanoTime();
+        Encoder enc = new Encoder(cfg.settings().encoder(), kernels, threads);
+        EncodedSet set = EncodedSet.encode(enc, d.features(), d.size(), d.labels(), cfg.classes(), threads);
+        log.accept(String.format(java.util.Locale.ROOT, "data: %d samples encoded at D=%d in %.2f s", set.size(),
+            set.dim(), (System.nanoTime() - t0) / 1e9));
+        done.complete(set);
+      } catch (RuntimeException | Error e) {
+        log.accept("data: encoding failed: " + e);
+        done.completeExceptionally(e);
+      }
+    }, "hdfl-encode-" + cfg.peerId());
+    t.setDaemon(true);
+    t.start();
+    return done;
   }
 
   /**

@@ -58,6 +58,8 @@ public final class RingPeer implements AutoCloseable {
   private final int index;
   /** Cached encodings; grows by the live windows taken at each turn. */
   private EncodedSet data;
+  /** Encodings still being prepared (null: {@link #data} was given). */
+  private CompletableFuture<EncodedSet> pendingData;
   /** Live windows that arrived since this peer's previous turn (null: a fixed data set). */
   private java.util.function.Supplier<EncodedSet> arrivals;
   private final LocalUpdate update;
@@ -129,6 +131,34 @@ public final class RingPeer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /**
+   * A peer whose encodings are still being prepared (a device encodes its data while it connects and
+   * announces itself): it subscribes and acknowledges at once, and its worker waits for {@code data}
+   * at its first turn. If preparing the data fails, the peer stops ({@link #failure()}).
+   */
+  public static RingPeer preparing(PeerContext ctx, List<String> order, CompletableFuture<EncodedSet> data,
+      io.hdfl.privacy.ledger.PrivacyLedger archive) {
+    RingPeer p = new RingPeer(ctx, order, null, archive);
+    p.pendingData = java.util.Objects.requireNonNull(data, "data");
+    return p;
+  }
+
+  /** This peer's encodings, waiting for them if they are still being prepared; null if that failed. */
+  private EncodedSet data() {
+    if (data == null && pendingData != null) {
+      try {
+        data = pendingData.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      } catch (java.util.concurrent.ExecutionException e) {
+        failure.completeExceptionally(e.getCause());
+        return null;
+      }
+    }
+    return data;
   }
 
   /**
@@ -217,10 +247,15 @@ public final class RingPeer implements AutoCloseable {
   /** Starts round 1 from an empty model (called on the first peer only). */
   public void kickOff() {
     var s = ctx.settings();
-    ModelEnvelope empty = new ModelEnvelope(ModelEnvelope.Kind.RING_MODEL, s.federation(), ctx.id(), 1, 0,
-        s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), data.classes(),
-        0.0, 0, List.of(), null, new float[data.classes() * s.encoder().dim()]);
-    worker.execute(() -> process(empty));
+    worker.execute(() -> {
+      EncodedSet local = data();
+      if (local == null) {
+        return;
+      }
+      process(new ModelEnvelope(ModelEnvelope.Kind.RING_MODEL, s.federation(), ctx.id(), 1, 0,
+          s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), local.classes(),
+          0.0, 0, List.of(), null, new float[local.classes() * s.encoder().dim()]));
+    });
   }
 
   /** Opens, checks and acknowledges a received model; null if it is not one to train on. */
@@ -274,7 +309,7 @@ public final class RingPeer implements AutoCloseable {
   }
 
   private void process(ModelEnvelope env) {
-    if (failure.isDone()) {
+    if (failure.isDone() || data() == null) {
       return;
     }
     long step = env.step() + 1;

@@ -57,6 +57,14 @@ public final class StarClient implements AutoCloseable {
     this(ctx, new SampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
   }
 
+  /**
+   * A client learning from a stored shard whose encodings are still being prepared: it subscribes at
+   * once and waits for them when the first global model arrives.
+   */
+  public static StarClient preparing(PeerContext ctx, CompletableFuture<EncodedSet> data) {
+    return new StarClient(ctx, new PreparingSampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
+  }
+
   /** A client learning from {@code stream} (e.g. a live signal source), L samples a round. */
   public StarClient(PeerContext ctx, LocalStream stream) {
     this.ctx = ctx;

@@ -1,0 +1,164 @@
+package io.hdfl.federation;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.privacy.ledger.PeerKeys;
+import io.hdfl.privacy.noise.SeededNoiseSource;
+import io.hdfl.privacy.schedule.ScheduleMode;
+import io.hdfl.transport.LoopbackBroker;
+import io.hdfl.transport.Transport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A device encodes its data while it connects ({@link RingPeer#preparing}, {@link
+ * StarClient#preparing}): the peer takes part at once and trains when its encodings are ready.
+ */
+class PreparingDataTest {
+  private static final List<String> RING = List.of("peer-0", "peer-1", "peer-2");
+
+  @Test
+  void aRingPeerAcknowledgesAtOnceAndTrainsWhenItsDataAreReady() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).build();
+    List<EncodedSet> shards = FederationFixture.shards(RING.size(), 20);
+    float[] eager = runRing(s, shards, null).prototypes();
+
+    CompletableFuture<EncodedSet> later = new CompletableFuture<>();
+    Ring ring = startRing(s, shards, later);
+    try {
+      // peer-0 hands its step to peer-1, which acknowledges it (peer-0's deliver returns) but cannot train yet
+      assertTrue(waitFor(() -> ring.ledgerSteps.contains(1L), 10_000), "peer-0 took its turn");
+      Thread.sleep(300);
+      assertEquals(List.of(1L), List.copyOf(ring.ledgerSteps), "peer-1 waits for its encodings");
+      assertFalse(ring.fin.isDone());
+      later.complete(shards.get(1));
+      ModelEnvelope fin = ring.fin.get(20, TimeUnit.SECONDS);
+      assertArrayEquals(eager, fin.prototypes(), "the same model as with data ready from the start");
+      assertEquals(RING.size() * 2, ring.ledgerSteps.size());
+    } finally {
+      ring.close();
+    }
+  }
+
+  @Test
+  void aRingPeerWhoseDataFailStopsWithTheCause() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 1).build();
+    CompletableFuture<EncodedSet> broken = new CompletableFuture<>();
+    Ring ring = startRing(s, FederationFixture.shards(RING.size(), 20), broken);
+    try {
+      assertTrue(waitFor(() -> ring.ledgerSteps.contains(1L), 10_000));
+      broken.completeExceptionally(new IllegalStateException("disk full"));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> ring.peers.get(1).failure().get(10, TimeUnit.SECONDS));
+      assertEquals("disk full", e.getCause().getMessage());
+    } finally {
+      ring.close();
+    }
+  }
+
+  @Test
+  void aPreparingStarStreamIsTheStoredShardsStreamOnceReady() throws Exception {
+    EncodedSet shard = FederationFixture.shards(1, 30).get(0);
+    CompletableFuture<EncodedSet> later = new CompletableFuture<>();
+    PreparingSampleStream preparing = new PreparingSampleStream(later, 99);
+    SampleStream stored = new SampleStream(shard, 99);
+    preparing.resumeAfter(7); // a restarted client skips what it learned before, also before its data are ready
+    stored.resumeAfter(7);
+    CompletableFuture<EncodedSet> first = CompletableFuture.supplyAsync(() -> {
+      try {
+        return preparing.next(5);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    Thread.sleep(200);
+    assertFalse(first.isDone(), "next waits for the encodings");
+    later.complete(shard);
+    assertArrayEquals(stored.next(5).vectors(), first.get(10, TimeUnit.SECONDS).vectors());
+    assertArrayEquals(stored.next(11).vectors(), preparing.next(11).vectors());
+    CompletableFuture<EncodedSet> failed = new CompletableFuture<>();
+    failed.completeExceptionally(new java.io.IOException("unreadable"));
+    assertThrows(java.io.UncheckedIOException.class, () -> new PreparingSampleStream(failed, 1).next(1));
+  }
+
+  private ModelEnvelope runRing(FederationSettings s, List<EncodedSet> shards, CompletableFuture<EncodedSet> peer1)
+      throws Exception {
+    Ring ring = startRing(s, shards, peer1);
+    try {
+      return ring.fin.get(20, TimeUnit.SECONDS);
+    } finally {
+      ring.close();
+    }
+  }
+
+  /** A ring over a loopback broker; peer-1's data come from {@code peer1} when it is not null. */
+  private Ring startRing(FederationSettings s, List<EncodedSet> shards, CompletableFuture<EncodedSet> peer1)
+      throws Exception {
+    LoopbackBroker broker = new LoopbackBroker();
+    Topics topics = new Topics(s.federation());
+    Ring ring = new Ring();
+    List<PeerContext> contexts = new ArrayList<>();
+    for (String id : RING) {
+      Transport t = broker.connect(id);
+      contexts.add(new PeerContext(id, s, t, PeerKeys.generate(id),
+          new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K), FederationFixture.K,
+          new MetricsPublisher(t, topics, id), new FrameChannel(t, 0)));
+    }
+    ring.observer = broker.connect("observer");
+    ring.observer.subscribe(topics.finalModel(), 1, (t, p, r) -> {
+      try {
+        ring.fin.complete(EnvelopeCodec.decode(p, contexts.get(0).expectations()));
+      } catch (Exception e) {
+        ring.fin.completeExceptionally(e);
+      }
+    });
+    for (String id : RING) {
+      ring.observer.subscribe(topics.ledger(id), 1, (t, p, r) ->
+          ring.ledgerSteps.add(io.hdfl.privacy.ledger.LedgerCodec.parse(new String(p, java.nio.charset.StandardCharsets.US_ASCII)).step()));
+    }
+    for (int i = 0; i < RING.size(); i++) {
+      PeerContext ctx = contexts.get(i);
+      RingPeer p = i == 1 && peer1 != null ? RingPeer.preparing(ctx, RING, peer1, null)
+          : new RingPeer(ctx, RING, shards.get(i));
+      ring.peers.add(p);
+      p.start();
+    }
+    ring.peers.get(0).kickOff();
+    return ring;
+  }
+
+  private static boolean waitFor(java.util.function.BooleanSupplier condition, long millis) throws InterruptedException {
+    long end = System.currentTimeMillis() + millis;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > end) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
+  private static final class Ring implements AutoCloseable {
+    final List<RingPeer> peers = new ArrayList<>();
+    final List<Long> ledgerSteps = new CopyOnWriteArrayList<>();
+    final CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
+    Transport observer;
+
+    @Override
+    public void close() {
+      peers.forEach(RingPeer::close);
+      observer.close();
+    }
+  }
+}
