@@ -67,6 +67,11 @@ final class PanamaVectorKernels implements VectorKernels {
         + ", cos=" + (polynomialCos ? "polynomial" : "VectorOperators.COS") + ")";
   }
 
+  @Override
+  public int vectorBits() {
+    return F.vectorBitSize();
+  }
+
   boolean polynomialCos() {
     return polynomialCos;
   }

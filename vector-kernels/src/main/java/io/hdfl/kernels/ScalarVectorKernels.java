@@ -21,6 +21,11 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
+  public int vectorBits() {
+    return Float.SIZE;
+  }
+
+  @Override
   public PackedMatrix pack(float[] rowMajor, int rows, int cols) {
     return PackedMatrix.pack(rowMajor, rows, cols, cols);
   }

@@ -18,6 +18,12 @@ public interface VectorKernels {
   String describe();
 
   /**
+   * Bits one vector operation works on: the float species' size for the Panama kernels (128 on a
+   * NEON device, 256 with AVX2, 512 with AVX-512), 32 (one float) for the scalar loops.
+   */
+  int vectorBits();
+
+  /**
    * Packs a row-major {@code rows × cols} matrix into the layout {@link #project} wants. The result
    * is immutable and may be reused across calls and threads; it works with every implementation, but
    * fastest with the one that packed it.
