@@ -26,7 +26,10 @@ import java.util.concurrent.Executors;
  * samples from its stream, bundles them into the global model and retrains on them, adds the noise its
  * policy decides on top of the noise the global model carries, signs its ledger entry (chained to the
  * aggregate entry that came with the global model) and publishes its update. A global model of a round
- * it already answered (a retained re-delivery) is ignored.
+ * it already answered is not trained on again; the aggregator announces a round again only while it
+ * still waits for updates, so the client then sends the same update again (sealed afresh): one lost
+ * on the way (say, published while a restarted broker did not yet have the aggregator's subscription
+ * back) would otherwise stall the round. The aggregator keeps one update per client and round.
  */
 public final class StarClient implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -38,6 +41,9 @@ public final class StarClient implements AutoCloseable {
   private final ExecutorService worker;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
+  /** The update of {@link #lastRound} (unsealed) and whom it went to, sent again if that round is re-announced. */
+  private byte[] lastUpdate;
+  private String lastUpdateTo;
   private volatile boolean closed;
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
@@ -77,16 +83,21 @@ public final class StarClient implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": rejected a global model: " + e.getMessage());
       return;
     }
-    if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() <= lastRound) {
+    if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() < lastRound) {
       return;
     }
     if (!ctx.acceptBroadcast(env, "a global model")) {
+      return;
+    }
+    if (env.round() == lastRound) {
+      resendUpdate();
       return;
     }
     long t0 = System.nanoTime();
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
     lastRound = round;
+    lastUpdate = null;
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
         : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
@@ -109,8 +120,10 @@ public final class StarClient implements AutoCloseable {
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(),
         out.after().presentVariance(), out.after().samplesAbsorbed(), List.of(out.line().text()), null,
         model.toArray());
+    lastUpdate = EnvelopeCodec.encode(upd);
+    lastUpdateTo = env.sender();
     try {
-      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), false, true);
+      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), lastUpdate), false, true);
     } catch (SealException e) {
       LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for " + Roster.quoted(env.sender()) + ": "
           + e.getMessage());
@@ -125,6 +138,21 @@ public final class StarClient implements AutoCloseable {
         (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
+  }
+
+  /** Sends the update of the last round answered again (a client whose data source failed has none). */
+  private void resendUpdate() {
+    if (lastUpdate == null) {
+      return;
+    }
+    try {
+      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(lastUpdateTo, lastUpdate), false, true);
+    } catch (SealException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for "
+          + Roster.quoted(lastUpdateTo) + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override
