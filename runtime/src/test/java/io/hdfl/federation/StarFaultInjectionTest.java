@@ -77,19 +77,22 @@ class StarFaultInjectionTest {
     }
   }
 
-  /** An update that reaches the aggregator after its round's deadline is dropped, not counted later. */
+  /**
+   * An update that reaches the aggregator after its round's deadline is dropped, not counted later:
+   * client-002's updates arrive 900 ms late, with a 600 ms deadline, so each lands in the next round.
+   */
   @Test
   void lateUpdatesAreLeftOutOfTheirRoundAndNeverCountedInAnother() throws Exception {
     FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).quorum(CLIENTS - 1)
-        .roundDeadline(Duration.ofMillis(300)).build();
+        .roundDeadline(Duration.ofMillis(600)).build();
     String late = new Topics(s.federation()).starUpdate("client-002");
-    DeliveryFaults slow = DeliveryFaults.seeded(1).on(late).delaying(1.0, 1500, 1500);
+    DeliveryFaults slow = DeliveryFaults.seeded(1).on(late).delaying(1.0, 900, 900);
     try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir)) {
       FaultyFederation net = new FaultyFederation(broker.uri(), s,
           id -> id.equals("aggregator") ? slow : DeliveryFaults.seeded(1));
       Simulation.Result r = FederationFixture.run(s, SHARDS, net);
       String context = "star with" + net.summary();
-      assertEquals(ROUNDS, net.peer("aggregator").injected(DELAY), context + ": client-002's updates were all late");
+      assertTrue(net.peer("aggregator").injected(DELAY) >= ROUNDS, context + ": client-002's updates were all late");
       assertEquals(List.of(3, 3, 3), RunAudit.star(r, s, PER_ROUND, context), context);
       assertTrue(r.ledger().stream().noneMatch(l -> l.entry().peer().equals("client-002")), context);
       RunAudit.verifies(r, s, dir.resolve("verify"), context);
