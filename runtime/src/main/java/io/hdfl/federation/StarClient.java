@@ -27,9 +27,11 @@ import java.util.concurrent.Executors;
  * policy decides on top of the noise the global model carries, signs its ledger entry (chained to the
  * aggregate entry that came with the global model) and publishes its update. A global model of a round
  * it already answered is not trained on again; the aggregator announces a round again only while it
- * still waits for updates, so the client then sends the same update again (sealed afresh): one lost
- * on the way (say, published while a restarted broker did not yet have the aggregator's subscription
- * back) would otherwise stall the round. The aggregator keeps one update per client and round.
+ * still waits for updates, so the client then sends the same update again (sealed afresh) — once its
+ * last send is at least {@link #RESEND_AFTER} old, a wait that doubles with each resend, so a round
+ * that is merely slow costs few repeats. An update lost on the way (say, published while a restarted
+ * broker did not yet have the aggregator's subscription back) would otherwise stall the round. The
+ * aggregator keeps one update per client and round.
  */
 public final class StarClient implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -41,9 +43,13 @@ public final class StarClient implements AutoCloseable {
   private final ExecutorService worker;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
+  /** The first wait before an update is sent again: the aggregator's re-announce period. */
+  static final long RESEND_AFTER = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(StarAggregator.REANNOUNCE_MILLIS);
   /** The update of {@link #lastRound} (unsealed) and whom it went to, sent again if that round is re-announced. */
   private byte[] lastUpdate;
   private String lastUpdateTo;
+  private long lastSentAt;
+  private long resendAfter;
   private volatile boolean closed;
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
@@ -122,6 +128,8 @@ public final class StarClient implements AutoCloseable {
         model.toArray());
     lastUpdate = EnvelopeCodec.encode(upd);
     lastUpdateTo = env.sender();
+    lastSentAt = System.nanoTime();
+    resendAfter = RESEND_AFTER;
     try {
       ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), lastUpdate), false, true);
     } catch (SealException e) {
@@ -140,11 +148,13 @@ public final class StarClient implements AutoCloseable {
         out.decision().added()));
   }
 
-  /** Sends the update of the last round answered again (a client whose data source failed has none). */
+  /** Sends the update of the last round answered again, if due (a client whose data source failed has none). */
   private void resendUpdate() {
-    if (lastUpdate == null) {
+    if (lastUpdate == null || System.nanoTime() - lastSentAt < resendAfter) {
       return;
     }
+    lastSentAt = System.nanoTime();
+    resendAfter *= 2;
     try {
       ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(lastUpdateTo, lastUpdate), false, true);
     } catch (SealException e) {
