@@ -50,6 +50,7 @@ class PeerKilledMidRunTest {
     Topics topics = new Topics(s.federation());
     DeliveryFaults dies = DeliveryFaults.seeded(1).on(topics.ringInbox("peer-003")).killingAt(2);
     try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s);
         Transport observer = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("observer").build())) {
       Set<String> wills = watchWills(observer, topics);
       FaultyFederation net = new FaultyFederation(broker.uri(), s,
@@ -61,7 +62,7 @@ class PeerKilledMidRunTest {
       assertEquals(List.of("1:peer-001", "1:peer-002", "1:peer-003", "1:peer-004", "2:peer-001", "2:peer-002",
           "2:peer-004", "3:peer-001", "3:peer-002", "3:peer-004"), turns, context);
       RunAudit.verifies(r, s, dir.resolve("verify"), context);
-      RunAudit.finalModelCarriesTheLedger(broker.uri(), r, s, context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
       Thread.sleep(300); // a clean close publishes no will; give a wrong one time to show up
       assertEquals(Set.of("peer-003"), wills, "only the killed peer's last will fired");
     }
@@ -81,6 +82,7 @@ class PeerKilledMidRunTest {
         .build();
     Topics topics = new Topics(s.federation());
     try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s);
         Transport observer = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("observer").build())) {
       Set<String> wills = watchWills(observer, topics);
       FaultyFederation[] net = new FaultyFederation[1];
@@ -91,7 +93,7 @@ class PeerKilledMidRunTest {
       assertEquals(List.of(4, 3, 3), RunAudit.star(r, s, perRound, context), context);
       assertEquals(1, r.ledger().stream().filter(l -> l.entry().peer().equals("client-003")).count(), context);
       RunAudit.verifies(r, s, dir.resolve("verify"), context);
-      RunAudit.finalModelCarriesTheLedger(broker.uri(), r, s, context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
       Thread.sleep(300);
       assertEquals(Set.of("client-003"), wills, "only the killed client's last will fired");
     }

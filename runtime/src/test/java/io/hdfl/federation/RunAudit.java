@@ -3,28 +3,21 @@ package io.hdfl.federation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hdfl.codec.EnvelopeCodec;
-import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.privacy.PrivacyParameters;
 import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.privacy.ledger.LedgerLine;
 import io.hdfl.privacy.ledger.Verification;
 import io.hdfl.privacy.schedule.PrivateDflSchedule;
-import io.hdfl.transport.MqttSettings;
-import io.hdfl.transport.MqttTransport;
-import io.hdfl.transport.Transport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What a run that met faults must still show: its ledger verifies, every step happened exactly once
- * in one linear history, and the noise recorded — and carried by the final model — is what the
- * schedule requires for the updates that really happened (recomputed here from {@link
+ * in one linear history, and the noise recorded is what the schedule requires for the updates that
+ * really happened (the final model carries it: {@link FinalModels}) (recomputed here from {@link
  * PrivacyParameters}, not taken from the accountant that produced it).
  */
 final class RunAudit {
@@ -130,30 +123,5 @@ final class RunAudit {
     assertTrue(updates.isEmpty(), context + ": updates after the last aggregate");
     assertEquals(s.rounds(), contributors.size(), context + ": one aggregate per round");
     return contributors;
-  }
-
-  /**
-   * The final model, as the broker at {@code uri} holds it retained, carries the noise and sample
-   * count of the run's last ledger entry.
-   */
-  static void finalModelCarriesTheLedger(String uri, Simulation.Result r, FederationSettings s, String context)
-      throws Exception {
-    CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
-    try (Transport observer = MqttTransport.connect(MqttSettings.builder(uri).build()
-        .withClientId("audit-" + Long.toHexString(System.nanoTime())))) {
-      observer.subscribe(new Topics(s.federation()).finalModel(), 1, (topic, payload, retained) -> {
-        try {
-          fin.complete(EnvelopeCodec.decode(payload, io.hdfl.codec.Expectations.defaults()));
-        } catch (Exception e) {
-          fin.completeExceptionally(e);
-        }
-      });
-      ModelEnvelope env = fin.get(10, TimeUnit.SECONDS);
-      LedgerEntry last = r.ledger().get(r.ledger().size() - 1).entry();
-      assertEquals(last.presentAfter(), env.presentVariance(), TOL * last.presentAfter(),
-          context + ": noise the final model carries");
-      assertEquals(last.samplesTotal(), env.samplesAbsorbed(), context + ": samples the final model absorbed");
-      org.junit.jupiter.api.Assertions.assertArrayEquals(r.finalModel().toArray(), env.prototypes(), context);
-    }
   }
 }
