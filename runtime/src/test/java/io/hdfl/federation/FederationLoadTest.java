@@ -167,6 +167,10 @@ class FederationLoadTest {
       out.put("broker_connections_peak", sampler.connectionsPeak);
       out.put("broker_connections_after", connectionsAfter);
       out.put("ledger_entries", r.ledger().size());
+      // what one peer sends per update: ring, the model with the last K ledger lines (and its ack,
+      // ledger line and report); star, a client's update
+      out.put("sent_per_update_kb", round3(r.reports().stream().filter(x -> !x.peer().equals("aggregator"))
+          .mapToLong(RoundReport::bytesSent).average().orElse(0) / 1e3));
       if (topology == Topology.STAR) {
         out.put("update_deliveries", updateDeliveries.get());
       }
