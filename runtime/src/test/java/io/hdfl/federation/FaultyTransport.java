@@ -25,8 +25,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Deliveries, faulty or not, are handed to the handlers on one thread of this transport, one at a
  * time, as the {@link Transport} contract requires; only their order and timing change.
  */
-final class FaultyTransport extends ForwardingTransport {
+class FaultyTransport extends ForwardingTransport {
   enum Fault { DROP, CORRUPT, DUPLICATE, DELAY, REORDER }
+
+  /** Every ring peer's inbox, in every federation: where models are handed over. */
+  static final String RING_INBOXES = "hdfl/+/ring/+/in/+";
 
   private final DeliveryFaults plan;
   /** Guarded by {@code this}: decisions are drawn in delivery order. */
