@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.hd.EncodedSet;
-import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.security.HopAead;
 import io.hdfl.transport.LoopbackBroker;
 import java.nio.file.Path;
