@@ -128,6 +128,7 @@ public final class Simulation {
     List<RoundReport> reports = Collections.synchronizedList(new ArrayList<>());
     List<String> ledgerLines = Collections.synchronizedList(new ArrayList<>());
     CompletableFuture<ModelEnvelope> finalModel = new CompletableFuture<>();
+    PrivacyLedger starLedger = null;
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>(ids);
     if (settings.topology() == Topology.STAR) {
@@ -195,7 +196,8 @@ public final class Simulation {
         }
         peers.get(0).kickOff();
       } else {
-        StarAggregator agg = new StarAggregator(contexts.get("aggregator"), ids.size(), classes);
+        starLedger = PrivacyLedger.inMemory(settings.ledgerSettings());
+        StarAggregator agg = new StarAggregator(contexts.get("aggregator"), ids.size(), classes, starLedger);
         running.add(agg);
         for (int i = 0; i < ids.size(); i++) {
           StarClient c = streams != null ? new StarClient(contexts.get(ids.get(i)), streams.get(i))
@@ -218,8 +220,15 @@ public final class Simulation {
       if (settings.topology() == Topology.RING) {
         ledgerLines.addAll(fin.ledgerLines());
       }
-      waitForLedger(ledgerLines, fin.ledgerLines(), Duration.ofSeconds(10));
-      List<LedgerLine> ledger = orderedLedger(ledgerLines, fin.ledgerLines());
+      List<LedgerLine> ledger;
+      if (starLedger != null) {
+        // the aggregator's own ledger, as a device aggregator keeps it in its file: lines the broker
+        // acknowledged but lost in a restart before delivering them to the recorder are still there
+        ledger = starLedger.lines();
+      } else {
+        waitForLedger(ledgerLines, fin.ledgerLines(), Duration.ofSeconds(10));
+        ledger = orderedLedger(ledgerLines, fin.ledgerLines());
+      }
       waitForReports(reports, ledger.size(), Duration.ofSeconds(10));
       return new Result(model, ledger, keys, List.copyOf(reports), (System.nanoTime() - t0) / 1e9);
     } finally {
@@ -304,9 +313,9 @@ public final class Simulation {
   }
 
   /**
-   * The ledger lines in chain order. Ring: the final model's lineage, walked back from the entry it
+   * A ring's ledger lines in chain order: the final model's lineage, walked back from the entry it
    * carries last (entries off that lineage, e.g. from a fork a slow peer started and its successor
-   * dropped, are not part of the model's history). Star: as the aggregator published them.
+   * dropped, are not part of the model's history). (A star's ledger is its aggregator's own.)
    */
   private List<LedgerLine> orderedLedger(List<String> lines, List<String> finalTail) {
     List<LedgerLine> parsed = new ArrayList<>();
@@ -365,13 +374,21 @@ public final class Simulation {
 
   /**
    * Every ledger entry comes with one round report, but a peer publishes its report after passing the
-   * model on: wait for the stragglers so the last round's totals are complete.
+   * model on: wait for the stragglers so the last round's totals are complete — while they keep
+   * coming (reports are best effort: one lost to a broker outage or a dead peer never comes).
    */
   private static void waitForReports(List<RoundReport> reports, int expected, Duration max)
       throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
-    while (reports.size() < expected && System.nanoTime() < deadline) {
+    long quiet = Duration.ofSeconds(2).toNanos();
+    int seen = reports.size();
+    long lastNew = System.nanoTime();
+    while (reports.size() < expected && System.nanoTime() < deadline && System.nanoTime() - lastNew < quiet) {
       Thread.sleep(2);
+      if (reports.size() != seen) {
+        seen = reports.size();
+        lastNew = System.nanoTime();
+      }
     }
   }
 

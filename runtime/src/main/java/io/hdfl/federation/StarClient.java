@@ -27,7 +27,12 @@ import java.util.concurrent.Executors;
  * samples from its stream, bundles them into the global model and retrains on them, adds the noise its
  * policy decides on top of the noise the global model carries, signs its ledger entry (chained to the
  * aggregate entry that came with the global model) and publishes its update. A global model of a round
- * it already answered (a retained re-delivery) is ignored.
+ * it already answered is not trained on again; the aggregator announces a round again only while it
+ * still waits for updates, so the client then sends the same update again (sealed afresh) — once its
+ * last send is at least {@link #RESEND_AFTER} old, a wait that doubles with each resend, so a round
+ * that is merely slow costs few repeats. An update lost on the way (say, published while a restarted
+ * broker did not yet have the aggregator's subscription back) would otherwise stall the round. The
+ * aggregator keeps one update per client and round.
  *
  * <p>With a {@link Checkpointer} (a device) the update is committed before it is published; {@link
  * #resume} re-publishes it after a restart, and so does {@link #peerOnline} when the aggregator itself
@@ -43,6 +48,13 @@ public final class StarClient implements AutoCloseable {
   private final ExecutorService worker;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
+  /** The first wait before an update is sent again: the aggregator's re-announce period. */
+  static final long RESEND_AFTER = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(StarAggregator.REANNOUNCE_MILLIS);
+  /** The update of {@link #lastRound} (unsealed) and whom it went to, sent again if that round is re-announced. */
+  private byte[] lastUpdate;
+  private String lastUpdateTo;
+  private long lastSentAt;
+  private long resendAfter;
   private volatile boolean closed;
   private Checkpointer<ClientCheckpoint> checkpoints = Checkpointer.none();
   /** The last committed update (re-sent when the aggregator restarts); null before the first. */
@@ -96,6 +108,10 @@ public final class StarClient implements AutoCloseable {
     lastRound = last.round();
     samplesTaken = last.samplesTaken();
     stream.resumeAfter(samplesTaken);
+    lastUpdate = EnvelopeCodec.encode(last.update());
+    lastUpdateTo = last.aggregator();
+    lastSentAt = System.nanoTime();
+    resendAfter = RESEND_AFTER;
     worker.execute(this::republish);
   }
 
@@ -147,16 +163,21 @@ public final class StarClient implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": rejected a global model: " + e.getMessage());
       return;
     }
-    if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() <= lastRound) {
+    if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() < lastRound) {
       return;
     }
     if (!ctx.acceptBroadcast(env, "a global model") || failure.isDone()) {
+      return;
+    }
+    if (env.round() == lastRound) {
+      resendUpdate();
       return;
     }
     long t0 = System.nanoTime();
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
     lastRound = round;
+    lastUpdate = null;
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
         : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
@@ -194,8 +215,12 @@ public final class StarClient implements AutoCloseable {
     committed = state;
     samplesTaken = state.samplesTaken();
     CrashPoints.reached("client.checkpointed", round);
+    lastUpdate = EnvelopeCodec.encode(upd);
+    lastUpdateTo = env.sender();
+    lastSentAt = System.nanoTime();
+    resendAfter = RESEND_AFTER;
     try {
-      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), EnvelopeCodec.encode(upd)), false, true);
+      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(env.sender(), lastUpdate), false, true);
     } catch (SealException e) {
       LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for " + Roster.quoted(env.sender()) + ": "
           + e.getMessage());
@@ -211,6 +236,23 @@ public final class StarClient implements AutoCloseable {
         (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
+  }
+
+  /** Sends the update of the last round answered again, if due (a client whose data source failed has none). */
+  private void resendUpdate() {
+    if (lastUpdate == null || System.nanoTime() - lastSentAt < resendAfter) {
+      return;
+    }
+    lastSentAt = System.nanoTime();
+    resendAfter *= 2;
+    try {
+      ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(lastUpdateTo, lastUpdate), false, true);
+    } catch (SealException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot encrypt its update for "
+          + Roster.quoted(lastUpdateTo) + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override

@@ -1,16 +1,10 @@
 package io.hdfl.federation;
 
-import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.Transport;
 
 /** Fault injection: a peer whose subscriptions never deliver anything (it is connected but dead). */
-final class DeafTransport extends ForwardingTransport {
+final class DeafTransport extends FaultyTransport {
   DeafTransport(Transport inner) {
-    super(inner);
-  }
-
-  @Override
-  public void subscribe(String topicFilter, int qos, MessageHandler handler) {
-    // drops the subscription: nothing is ever delivered
+    super(inner, DeliveryFaults.seeded(0).dropping(1.0));
   }
 }

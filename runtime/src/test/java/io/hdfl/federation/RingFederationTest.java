@@ -125,6 +125,14 @@ class RingFederationTest {
     }
     var last = r.ledger().get(r.ledger().size() - 1).entry();
     assertEquals(s.params().requiredVariance(last.samplesTotal(), 1.0), last.presentAfter(), 1e-9 * last.presentAfter());
+    // peer-003 may train on a stale copy before the run ends (a step off the final model's lineage),
+    // but no one takes a step after it: the copy it forwards is dropped
+    java.util.Set<String> lineage = new java.util.HashSet<>();
+    r.ledger().forEach(l -> lineage.add(l.entry().peer() + "@" + l.entry().step()));
+    List<String> offLineage = r.reports().stream().map(x -> x.peer() + "@" + x.step()).filter(k -> !lineage.contains(k))
+        .toList();
+    assertTrue(offLineage.stream().allMatch(k -> k.startsWith("peer-003@")),
+        "steps off the lineage: " + offLineage);
   }
 
   @Test

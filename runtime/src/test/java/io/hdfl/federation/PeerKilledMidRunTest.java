@@ -1,0 +1,101 @@
+package io.hdfl.federation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.privacy.schedule.ScheduleMode;
+import io.hdfl.transport.MqttSettings;
+import io.hdfl.transport.MqttTransport;
+import io.hdfl.transport.Transport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A peer dies in the middle of a run: its connection is reset without DISCONNECT (so the broker, a
+ * Mosquitto process the test starts, publishes its last will) and it never sends or receives again.
+ * The others finish without it; the ledger verifies and counts exactly the updates that happened.
+ */
+class PeerKilledMidRunTest {
+  @TempDir Path dir;
+
+  /** Peer ids whose last will ("offline") the broker published, seen by an observer of the presence topics. */
+  private static Set<String> watchWills(Transport observer, Topics topics) throws Exception {
+    Set<String> offline = ConcurrentHashMap.newKeySet();
+    observer.subscribe(topics.peer("+"), 1, (topic, payload, retained) -> {
+      if (Arrays.equals(payload, FaultyFederation.OFFLINE)) {
+        offline.add(topic.substring(topic.lastIndexOf('/') + 1));
+      }
+    });
+    return offline;
+  }
+
+  /**
+   * peer-003 dies as its round-2 model arrives (before acknowledging it): peer-002 resends once, skips
+   * it, and the ring goes on with three peers; peer-003's round-1 update stays in the model and the
+   * ledger, and it has no step after.
+   */
+  @Test
+  void aRingPeerKilledAsItsModelArrivesIsSkippedForTheRestOfTheRun() throws Exception {
+    int peers = 4;
+    int rounds = 3;
+    int perPeer = 30;
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, rounds).ackTimeout(Duration.ofMillis(500))
+        .build();
+    Topics topics = new Topics(s.federation());
+    DeliveryFaults dies = DeliveryFaults.seeded(1).on(topics.ringInbox("peer-003")).killingAt(2);
+    try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s);
+        Transport observer = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("observer").build())) {
+      Set<String> wills = watchWills(observer, topics);
+      FaultyFederation net = new FaultyFederation(broker.uri(), s,
+          id -> id.equals("peer-003") ? dies : DeliveryFaults.seeded(1));
+      Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(peers, perPeer), net);
+      String context = "ring with peer-003 killed";
+      assertTrue(net.peer("peer-003").killed(), context);
+      List<String> turns = RunAudit.ring(r, s, perPeer, context);
+      assertEquals(List.of("1:peer-001", "1:peer-002", "1:peer-003", "1:peer-004", "2:peer-001", "2:peer-002",
+          "2:peer-004", "3:peer-001", "3:peer-002", "3:peer-004"), turns, context);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+      Thread.sleep(300); // a clean close publishes no will; give a wrong one time to show up
+      assertEquals(Set.of("peer-003"), wills, "only the killed peer's last will fired");
+    }
+  }
+
+  /**
+   * client-003 dies right after sending its round-1 update: with a quorum of 3 of 4 the aggregator
+   * closes rounds 2 and 3 at their deadline with the other three, and the server's noise covers the
+   * smaller average exactly.
+   */
+  @Test
+  void aStarClientKilledAfterItsFirstUpdateLeavesAQuorumOfThree() throws Exception {
+    int clients = 4;
+    int rounds = 3;
+    long perRound = 10;
+    FederationSettings s = FederationFixture.star(rounds, perRound).quorum(3).roundDeadline(Duration.ofMillis(300))
+        .build();
+    Topics topics = new Topics(s.federation());
+    try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s);
+        Transport observer = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("observer").build())) {
+      Set<String> wills = watchWills(observer, topics);
+      FaultyFederation[] net = new FaultyFederation[1];
+      Tripwire death = Tripwire.inline(topics.starUpdate("client-003"), 1, () -> net[0].peer("client-003").kill());
+      net[0] = new FaultyFederation(broker.uri(), s, DeliveryFaults.seeded(1)).with(death);
+      Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(clients, 60), net[0]);
+      String context = "star with client-003 killed";
+      assertEquals(List.of(4, 3, 3), RunAudit.star(r, s, perRound, context), context);
+      assertEquals(1, r.ledger().stream().filter(l -> l.entry().peer().equals("client-003")).count(), context);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+      Thread.sleep(300);
+      assertEquals(Set.of("client-003"), wills, "only the killed client's last will fired");
+    }
+  }
+}

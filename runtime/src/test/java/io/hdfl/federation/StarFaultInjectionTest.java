@@ -1,0 +1,164 @@
+package io.hdfl.federation;
+
+import static io.hdfl.federation.FaultyTransport.Fault.CORRUPT;
+import static io.hdfl.federation.FaultyTransport.Fault.DELAY;
+import static io.hdfl.federation.FaultyTransport.Fault.DROP;
+import static io.hdfl.federation.FaultyTransport.Fault.DUPLICATE;
+import static io.hdfl.federation.FaultyTransport.Fault.REORDER;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.security.HopAead;
+import io.hdfl.transport.LoopbackBroker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A FedHDPrivacy star over a real broker whose clients' and aggregator's deliveries meet seeded
+ * faults. The aggregator averages the updates of a round that reached it (all of them, or — with a
+ * quorum below K — those in by the round's deadline; later ones are dropped, never counted in
+ * another round), and the noise is exactly the schedule's for the updates averaged.
+ */
+class StarFaultInjectionTest {
+  static final int CLIENTS = 4;
+  static final int ROUNDS = 2;
+  static final long PER_ROUND = 10;
+
+  @TempDir Path dir;
+
+  private static final List<EncodedSet> SHARDS = FederationFixture.shards(CLIENTS, 60);
+
+  @Test
+  void duplicatedDelayedAndReorderedDeliveriesChangeNothing() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
+    DeliveryFaults plan = DeliveryFaults.seeded(3).duplicating(0.3).delaying(0.3, 50, 500).reordering(0.3, 300);
+    try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s)) {
+      FaultyFederation net = new FaultyFederation(broker.uri(), s, plan);
+      Simulation.Result r = FederationFixture.run(s, SHARDS, net);
+      String context = "star with" + net.summary();
+      net.assertInjected(DUPLICATE, DELAY, REORDER);
+      assertEquals(Collections.nCopies(ROUNDS, CLIENTS), RunAudit.star(r, s, PER_ROUND, context), context);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+      assertEquals(1, finals.count(), context + ": one final model");
+      Simulation.Result reference = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
+      assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), context + ": changed nothing");
+    }
+  }
+
+  /**
+   * With the default quorum (every client), an update lost on its way to the aggregator would stall
+   * the round for good; the aggregator announces the round again every 2 s while it waits, and a
+   * client that already answered it sends the same update again.
+   */
+  @Test
+  void aLostUpdateIsSentAgainWhenTheRoundIsAnnouncedAgain() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
+    DeliveryFaults loses = DeliveryFaults.seeded(1).on(new Topics(s.federation()).starUpdate("client-002"))
+        .droppingFirst(1);
+    try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s)) {
+      FaultyFederation net = new FaultyFederation(broker.uri(), s,
+          id -> id.equals("aggregator") ? loses : DeliveryFaults.seeded(1));
+      Simulation sim = new Simulation(s, SHARDS, FederationFixture.CLASSES, net, FederationFixture.K,
+          id -> new io.hdfl.privacy.noise.SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
+      Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
+      String context = "star with" + net.summary();
+      assertEquals(1, net.peer("aggregator").injected(DROP), context);
+      assertEquals(Collections.nCopies(ROUNDS, CLIENTS), RunAudit.star(r, s, PER_ROUND, context), context);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+      assertEquals(1, finals.count(), context + ": one final model");
+      Simulation.Result reference = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
+      assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), context + ": changed nothing");
+    }
+  }
+
+  /**
+   * An update that reaches the aggregator after its round's deadline is dropped, not counted later:
+   * client-002's updates arrive 900 ms late, with a 600 ms deadline, so each lands in the next round.
+   */
+  @Test
+  void lateUpdatesAreLeftOutOfTheirRoundAndNeverCountedInAnother() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).quorum(CLIENTS - 1)
+        .roundDeadline(Duration.ofMillis(600)).build();
+    String late = new Topics(s.federation()).starUpdate("client-002");
+    DeliveryFaults slow = DeliveryFaults.seeded(1).on(late).delaying(1.0, 900, 900);
+    try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s)) {
+      FaultyFederation net = new FaultyFederation(broker.uri(), s,
+          id -> id.equals("aggregator") ? slow : DeliveryFaults.seeded(1));
+      Simulation.Result r = FederationFixture.run(s, SHARDS, net);
+      String context = "star with" + net.summary();
+      assertTrue(net.peer("aggregator").injected(DELAY) >= ROUNDS, context + ": client-002's updates were all late");
+      assertEquals(Collections.nCopies(ROUNDS, CLIENTS - 1), RunAudit.star(r, s, PER_ROUND, context), context);
+      assertTrue(r.ledger().stream().noneMatch(l -> l.entry().peer().equals("client-002")), context);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+    }
+  }
+
+  /**
+   * Lost and corrupted global models and updates, with encrypted updates, over the embedded broker:
+   * a client that missed a global model gets it when the aggregator announces it again; a round is
+   * averaged over the updates that arrived intact by its deadline.
+   */
+  @Test
+  void lostAndCorruptedDeliveriesLeaveEachRoundTheUpdatesThatArrived() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).quorum(2).roundDeadline(Duration.ofMillis(300))
+        .encryption(HopAead.CHACHA20_POLY1305).build();
+    DeliveryFaults plan = DeliveryFaults.seeded(41).dropping(0.15).corrupting(0.2);
+    try (TestBroker broker = TestBroker.Kind.EMBEDDED.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s)) {
+      FaultyFederation net = new FaultyFederation(broker.uri(), s, plan);
+      Simulation.Result r = FederationFixture.run(s, SHARDS, net);
+      String context = "encrypted star with" + net.summary();
+      net.assertInjected(DROP, CORRUPT);
+      List<Integer> k = RunAudit.star(r, s, PER_ROUND, context);
+      assertTrue(k.stream().allMatch(n -> n >= 2 && n <= CLIENTS), context + ": contributors " + k);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+    }
+  }
+
+  /**
+   * The broker (a Mosquitto process) is killed while the clients' updates of round 2 come in, and
+   * restarted 1 s later, under duplicated and reordered deliveries: every client's update of every
+   * round is averaged once, and the model is the one a run without faults learns.
+   */
+  @Test
+  void aBrokerRestartedMidRoundUnderFaultsChangesNothing() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
+    DeliveryFaults plan = DeliveryFaults.seeded(7).duplicating(0.3).reordering(0.3, 300);
+    try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
+        FinalModels finals = FinalModels.watch(broker.uri(), s)) {
+      AtomicBoolean restarted = new AtomicBoolean();
+      Tripwire outage = new Tripwire(new Topics(s.federation()).starUpdates(), CLIENTS + 2, () -> {
+        try {
+          broker.outage(1000);
+          restarted.set(true);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      FaultyFederation net = new FaultyFederation(broker.uri(), s, plan).with(outage);
+      Simulation.Result r = FederationFixture.run(s, SHARDS, net);
+      String context = "star with a broker restart and" + net.summary();
+      assertTrue(restarted.get(), "the broker was restarted during the run");
+      assertEquals(Collections.nCopies(ROUNDS, CLIENTS), RunAudit.star(r, s, PER_ROUND, context), context);
+      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      finals.assertTheFirstCarriesTheLedger(r, context);
+      assertEquals(1, finals.count(), context + ": one final model");
+      Simulation.Result reference = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
+      assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), context + ": changed nothing");
+    }
+  }
+}
