@@ -3,6 +3,7 @@ package io.hdfl.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hdfl.io.AtomicFile;
+import io.hdfl.plot.PlotSupport;
 import io.hdfl.privacy.PrivacyParameters;
 import io.hdfl.privacy.composition.ObserverGuarantee;
 import io.hdfl.privacy.composition.ScheduleExposure;
@@ -113,6 +114,9 @@ final class PrivacyCommand implements Runnable {
       if (plot != null) {
         if (!plot.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
           throw new IllegalArgumentException("--plot writes PNG: the file name must end in .png, got " + plot);
+        }
+        if (!PlotSupport.available()) {
+          throw new IllegalArgumentException("--plot: " + PlotSupport.unavailableReason());
         }
         byte[] png = SchedulePlot.png(schedule, PLOT_WIDTH, PLOT_HEIGHT);
         AtomicFile.write(plot, out -> out.write(png));

@@ -3,6 +3,7 @@ package io.hdfl.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hdfl.io.AtomicFile;
 import io.hdfl.plot.LinePlot;
+import io.hdfl.plot.PlotSupport;
 import io.hdfl.privacy.ledger.LedgerLine;
 import io.hdfl.privacy.ledger.PeerKeys;
 import java.io.IOException;
@@ -15,7 +16,8 @@ import java.util.Map;
 /**
  * Writes a run's folder: {@code rounds.jsonl}, {@code ledger.jsonl}, {@code keys/<peer>.pub} (so that
  * {@code hdfl ledger verify RUN/ledger.jsonl} needs no other argument), {@code summary.md}, and the
- * plots {@code accuracy.png}, {@code noise.png}, {@code energy.png}. Every file is written atomically.
+ * plots {@code accuracy.png}, {@code noise.png}, {@code energy.png} (left out, with a note in the
+ * summary, on a runtime without {@code java.desktop}: {@link PlotSupport}). Every file is written atomically.
  */
 public final class RunFolder {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,8 +58,12 @@ public final class RunFolder {
     for (PeerKeys k : keys.values()) {
       k.publish(keysDir);
     }
-    AtomicFile.write(dir.resolve("summary.md"), out -> out.write(summary.getBytes(StandardCharsets.UTF_8)));
-    writePlots(rounds, ledger, title);
+    boolean plots = PlotSupport.available();
+    String text = plots ? summary : summary + "\nPlots not drawn: " + PlotSupport.unavailableReason() + ".\n";
+    AtomicFile.write(dir.resolve("summary.md"), out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+    if (plots) {
+      writePlots(rounds, ledger, title);
+    }
   }
 
   private void writePlots(List<RoundRow> rounds, List<LedgerLine> ledger, String title) throws IOException {
