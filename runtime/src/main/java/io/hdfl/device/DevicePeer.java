@@ -297,8 +297,9 @@ public final class DevicePeer {
     Thread t = new Thread(() -> {
       try {
         long t0 = System.nanoTime();
-        Encoder enc = new Encoder(cfg.settings().encoder(), kernels, threads);
-        EncodedSet set = EncodedSet.encode(enc, d.features(), d.size(), d.labels(), cfg.classes(), threads);
+        // the encoder is not needed once the stored data are encoded: its basis is never held whole
+        EncodedSet set = EncodedSet.encodeOnce(cfg.settings().encoder(), kernels, d.features(), d.size(), d.labels(),
+            cfg.classes(), threads);
         log.accept(String.format(java.util.Locale.ROOT, "data: %d samples encoded at D=%d in %.2f s", set.size(),
             set.dim(), (System.nanoTime() - t0) / 1e9));
         done.complete(set);

@@ -56,12 +56,30 @@ public final class Basis {
     checkShape(features, dim);
     long s = seed ^ BASIS_DOMAIN;
     PackedMatrix packed = kernels.pack(features, dim, threads, (row, dst) -> fill(s, (long) row * dim, dim, dst));
+    return new Basis(seed, features, dim, packed, phases(seed, dim));
+  }
+
+  /**
+   * Columns {@code [from, to)} of the f×D basis of {@code seed} — the same values {@link #generate}
+   * holds there — packed for {@code kernels} as an f×(to − from) matrix.
+   */
+  static PackedMatrix columns(long seed, int features, int dim, int from, int to, VectorKernels kernels, int threads) {
+    checkShape(features, dim);
+    if (from < 0 || to > dim || from >= to) {
+      throw new IllegalArgumentException("columns [" + from + ", " + to + ") outside [0, " + dim + ")");
+    }
+    long s = seed ^ BASIS_DOMAIN;
+    return kernels.pack(features, to - from, threads, (row, dst) -> fill(s, (long) row * dim + from, to - from, dst));
+  }
+
+  /** The phase vector b of {@code seed} ({@link #phases()}). */
+  static float[] phases(long seed, int dim) {
     float[] phases = new float[dim];
     long sb = seed ^ BIAS_DOMAIN;
     for (int j = 0; j < dim; j++) {
       phases[j] = (float) (TWO_PI * ((mix(sb, j) >>> 11) * 0x1p-53));
     }
-    return new Basis(seed, features, dim, packed, phases);
+    return phases;
   }
 
   /** The row-major f×D entries, generated with up to {@code threads} threads. */

@@ -1,5 +1,7 @@
 package io.hdfl.hd;
 
+import io.hdfl.kernels.VectorKernels;
+
 /**
  * A labelled data set in hypervector form, encoded once and reused by every training epoch and
  * round (the basis is fixed per federation, so encodings never change).
@@ -30,6 +32,24 @@ public final class EncodedSet {
 
   /** Encodes {@code n} samples (row-major {@code features}) with their labels in [0, classes). */
   public static EncodedSet encode(Encoder encoder, float[] features, int n, int[] labels, int classes, int threads) {
+    float[] out = allocate(encoder.spec(), n, labels, classes);
+    encoder.encode(features, n, out, threads);
+    return new EncodedSet(out, n, encoder.dim(), java.util.Arrays.copyOf(labels, n), classes);
+  }
+
+  /**
+   * Encodes like {@link #encode} with an encoder of {@code spec}, to the same bits, without holding the
+   * whole basis ({@link Encoder#encodeOnce}): for a data set encoded once, such as a device's stored
+   * samples, whose encoder is not needed afterwards.
+   */
+  public static EncodedSet encodeOnce(EncoderSpec spec, VectorKernels kernels, float[] features, int n, int[] labels,
+      int classes, int threads) {
+    float[] out = allocate(spec, n, labels, classes);
+    Encoder.encodeOnce(spec, kernels, features, n, out, threads);
+    return new EncodedSet(out, n, spec.dim(), java.util.Arrays.copyOf(labels, n), classes);
+  }
+
+  private static float[] allocate(EncoderSpec spec, int n, int[] labels, int classes) {
     if (n < 1) {
       throw new IllegalArgumentException("cannot encode an empty data set");
     }
@@ -41,14 +61,12 @@ public final class EncodedSet {
         throw new IllegalArgumentException("label " + labels[i] + " of sample " + i + " outside [0, " + classes + ")");
       }
     }
-    long size = (long) n * encoder.dim();
+    long size = (long) n * spec.dim();
     if (size > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException(n + " samples at D=" + encoder.dim() + " exceed the largest array;"
+      throw new IllegalArgumentException(n + " samples at D=" + spec.dim() + " exceed the largest array;"
           + " encode in parts or lower --dim");
     }
-    float[] out = new float[(int) size];
-    encoder.encode(features, n, out, threads);
-    return new EncodedSet(out, n, encoder.dim(), java.util.Arrays.copyOf(labels, n), classes);
+    return new float[(int) size];
   }
 
   /** Wraps existing hypervectors (not copied). */

@@ -1,5 +1,6 @@
 package io.hdfl.hd;
 
+import io.hdfl.kernels.PackedMatrix;
 import io.hdfl.kernels.ParallelRows;
 import io.hdfl.kernels.VectorKernels;
 
@@ -12,6 +13,11 @@ import io.hdfl.kernels.VectorKernels;
 public final class Encoder {
   /** Rows encoded per task: bounds the normalized-input scratch and keeps outputs cache-warm. */
   private static final int CHUNK_ROWS = 256;
+  /**
+   * Basis columns generated at a time by {@link #encodeOnce}: a multiple of every panel width of the
+   * kernels (3 vectors of 4, 8 or 16 floats), so blocks start on panel boundaries.
+   */
+  static final int STREAM_COLUMNS = 1152;
 
   private final EncoderSpec spec;
   private final Basis basis;
@@ -51,6 +57,63 @@ public final class Encoder {
    * with up to {@code threads} threads.
    */
   public void encode(float[] x, int n, float[] out, int threads) {
+    checkBatch(spec, x, n, out);
+    int f = spec.features();
+    int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
+      float[] scratch = new float[Math.min(n, CHUNK_ROWS) * f];
+      for (int c = c0; c < c1; c++) {
+        int r0 = c * CHUNK_ROWS;
+        int rows = Math.min(CHUNK_ROWS, n - r0);
+        normalize(kernels, x, r0, rows, f, scratch);
+        kernels.project(scratch, 0, rows, f, basis.packed(), out, r0 * spec.dim(), 1);
+        applyNonlinearity(spec, kernels, out, r0, rows, basis.phases());
+      }
+    });
+  }
+
+  /**
+   * Encodes like {@code new Encoder(spec, kernels, threads).encode(x, n, out, threads)}, to the same
+   * bits, without ever holding the whole f×D basis: it is generated {@value #STREAM_COLUMNS} columns at
+   * a time, each block projected for every sample and then dropped. For a batch encoded once — a
+   * device's stored data set, at start — the peak memory is the output plus one block (2.8 MB at
+   * f=617) instead of the output plus the basis (25 MB at f=617, D=10000). The basis costs the same to
+   * generate; the samples are normalized once per block (cheap next to the projection).
+   */
+  public static void encodeOnce(EncoderSpec spec, VectorKernels kernels, float[] x, int n, float[] out, int threads) {
+    checkBatch(spec, x, n, out);
+    int f = spec.features();
+    int d = spec.dim();
+    int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    for (int b0 = 0; b0 < d; b0 += STREAM_COLUMNS) {
+      int from = b0;
+      int w = Math.min(STREAM_COLUMNS, d - from);
+      PackedMatrix block = Basis.columns(spec.basisSeed(), f, d, from, from + w, kernels, threads);
+      // the same row chunks, each projected by one thread, as encode: the same arithmetic per value
+      ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
+        float[] scratch = new float[Math.min(n, CHUNK_ROWS) * f];
+        float[] part = new float[Math.min(n, CHUNK_ROWS) * w];
+        for (int c = c0; c < c1; c++) {
+          int r0 = c * CHUNK_ROWS;
+          int rows = Math.min(CHUNK_ROWS, n - r0);
+          normalize(kernels, x, r0, rows, f, scratch);
+          kernels.project(scratch, 0, rows, f, block, part, 0, 1);
+          for (int r = 0; r < rows; r++) {
+            System.arraycopy(part, r * w, out, (r0 + r) * d + from, w);
+          }
+        }
+      });
+    }
+    float[] phases = spec.kind() == EncoderKind.COS_BIAS ? Basis.phases(spec.basisSeed(), d) : null;
+    ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
+      for (int c = c0; c < c1; c++) {
+        int r0 = c * CHUNK_ROWS;
+        applyNonlinearity(spec, kernels, out, r0, Math.min(CHUNK_ROWS, n - r0), phases);
+      }
+    });
+  }
+
+  private static void checkBatch(EncoderSpec spec, float[] x, int n, float[] out) {
     int f = spec.features();
     int d = spec.dim();
     if ((long) n * f > x.length) {
@@ -60,20 +123,10 @@ public final class Encoder {
     if ((long) n * d > out.length) {
       throw new IllegalArgumentException("output holds " + out.length + " values, need " + (long) n * d);
     }
-    int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
-    ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
-      float[] scratch = new float[Math.min(n, CHUNK_ROWS) * f];
-      for (int c = c0; c < c1; c++) {
-        int r0 = c * CHUNK_ROWS;
-        int rows = Math.min(CHUNK_ROWS, n - r0);
-        encodeChunk(x, r0, rows, out, scratch);
-      }
-    });
   }
 
-  private void encodeChunk(float[] x, int r0, int rows, float[] out, float[] scratch) {
-    int f = spec.features();
-    int d = spec.dim();
+  /** Copies samples {@code [r0, r0 + rows)} into {@code scratch}, each scaled to unit L2 norm. */
+  private static void normalize(VectorKernels kernels, float[] x, int r0, int rows, int f, float[] scratch) {
     System.arraycopy(x, r0 * f, scratch, 0, rows * f);
     for (int r = 0; r < rows; r++) {
       float sq = kernels.sumOfSquares(scratch, r * f, f);
@@ -83,8 +136,13 @@ public final class Encoder {
         throw new IllegalArgumentException("sample " + (r0 + r) + " has a non-finite feature");
       }
     }
+  }
+
+  /** The encoder's nonlinearity on the projections of rows {@code [r0, r0 + rows)} of {@code out}, in place. */
+  private static void applyNonlinearity(EncoderSpec spec, VectorKernels kernels, float[] out, int r0, int rows,
+      float[] phases) {
+    int d = spec.dim();
     int base = r0 * d;
-    kernels.project(scratch, 0, rows, f, basis.packed(), out, base, 1);
     switch (spec.kind()) {
       case COS:
         kernels.cos(out, base, out, base, rows * d);
@@ -94,7 +152,7 @@ public final class Encoder {
         break;
       case COS_BIAS:
         for (int r = 0; r < rows; r++) {
-          kernels.axpy(1f, basis.phases(), 0, out, base + r * d, d);
+          kernels.axpy(1f, phases, 0, out, base + r * d, d);
         }
         kernels.cos(out, base, out, base, rows * d);
         break;

@@ -71,6 +71,30 @@ class BasisTest {
   }
 
   @Test
+  void columnBlocksAreTheBasisColumns() {
+    int f = 13, d = 101;
+    float[] all = Basis.entries(9L, f, d, 1);
+    // even and odd starts (Box-Muller pairs straddle them), one column, the whole width
+    int[][] ranges = {{0, d}, {1, 2}, {3, 50}, {50, 101}, {100, 101}};
+    for (int[] range : ranges) {
+      int from = range[0], to = range[1];
+      for (var k : new io.hdfl.kernels.VectorKernels[] {VectorKernelsProvider.scalar(), VectorKernelsProvider.get()}) {
+        float[] block = Basis.columns(9L, f, d, from, to, k, 2).toRowMajor();
+        for (int r = 0; r < f; r++) {
+          for (int c = from; c < to; c++) {
+            assertEquals(Float.floatToIntBits(all[r * d + c]), Float.floatToIntBits(block[r * (to - from) + c - from]),
+                k.name() + " [" + from + ", " + to + ") at " + r + "," + c);
+          }
+        }
+      }
+    }
+    assertArrayEquals(Basis.generate(9L, f, d, VectorKernelsProvider.scalar(), 1).phases(), Basis.phases(9L, d));
+    assertThrows(IllegalArgumentException.class, () -> Basis.columns(9L, f, d, 5, 5, VectorKernelsProvider.scalar(), 1));
+    assertThrows(IllegalArgumentException.class, () -> Basis.columns(9L, f, d, -1, 5, VectorKernelsProvider.scalar(), 1));
+    assertThrows(IllegalArgumentException.class, () -> Basis.columns(9L, f, d, 90, 102, VectorKernelsProvider.scalar(), 1));
+  }
+
+  @Test
   void entriesAreStandardNormalAndPhasesUniform() {
     int f = 200, d = 5000;
     float[] b = Basis.entries(9L, f, d, 2);

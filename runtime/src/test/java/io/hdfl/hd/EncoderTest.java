@@ -117,6 +117,41 @@ class EncoderTest {
   }
 
   @Test
+  void encodeOnceGivesTheSameBitsWithoutTheWholeBasis() {
+    java.util.List<VectorKernels> kernels = new java.util.ArrayList<>();
+    kernels.add(VectorKernelsProvider.scalar());
+    VectorKernelsProvider.panama().ifPresent(kernels::add);
+    // D below, at and across block boundaries, not a multiple of any vector width; n with uneven chunks
+    int[][] shapes = {{1, 7, 50}, {300, 23, 1000}, {513, 31, Encoder.STREAM_COLUMNS}, {37, 19, 2 * Encoder.STREAM_COLUMNS + 77}};
+    for (VectorKernels k : kernels) {
+      for (int[] shape : shapes) {
+        int n = shape[0], f = shape[1], d = shape[2];
+        float[] x = randomRows(n, f, n + d, 3.0);
+        for (EncoderKind kind : EncoderKind.values()) {
+          EncoderSpec spec = new EncoderSpec(kind, f, d, 5L + d);
+          for (int threads : new int[] {1, 2}) {
+            float[] whole = new float[n * d];
+            new Encoder(spec, k, threads).encode(x, n, whole, threads);
+            float[] streamed = new float[n * d];
+            Encoder.encodeOnce(spec, k, x, n, streamed, threads);
+            assertArrayEquals(whole, streamed, k.name() + " " + kind + " n=" + n + " f=" + f + " D=" + d + " threads=" + threads);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void encodeOnceChecksItsInput() {
+    EncoderSpec spec = new EncoderSpec(EncoderKind.COS, 4, 16, 1L);
+    IllegalArgumentException nonFinite = assertThrows(IllegalArgumentException.class,
+        () -> Encoder.encodeOnce(spec, K, new float[] {1, 0, Float.POSITIVE_INFINITY, 0}, 1, new float[16], 1));
+    assertTrue(nonFinite.getMessage().contains("non-finite"));
+    assertThrows(IllegalArgumentException.class, () -> Encoder.encodeOnce(spec, K, new float[7], 2, new float[32], 1));
+    assertThrows(IllegalArgumentException.class, () -> Encoder.encodeOnce(spec, K, new float[8], 2, new float[31], 1));
+  }
+
+  @Test
   void zeroSampleEncodesAsCosOfZeroAndNonFiniteIsRejected() {
     Encoder enc = new Encoder(new EncoderSpec(EncoderKind.COS, 4, 16, 1L), K, 1);
     float[] h = enc.encode(new float[4]);
