@@ -1,7 +1,6 @@
 package io.hdfl.io;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -123,19 +122,19 @@ public final class CheckpointFile {
     }
     byte[] head = header.toByteArray();
     byte[] body = payload == null ? new byte[0] : payload;
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(MAGIC.length + 13 + head.length + body.length);
-    DataOutputStream out = new DataOutputStream(bytes);
-    out.write(MAGIC);
-    out.writeByte(VERSION);
-    out.writeInt(head.length);
-    out.write(head);
-    out.writeInt(body.length);
-    out.write(body);
+    // magic, version, header length, header, payload length; then the payload and the CRC-32C of all
+    // of it, written straight from the caller's array (a model checkpoint is a megabyte: no copies)
+    ByteBuffer prefix = ByteBuffer.allocate(MAGIC.length + 1 + 4 + head.length + 4);
+    prefix.put(MAGIC).put((byte) VERSION).putInt(head.length).put(head).putInt(body.length);
     CRC32C crc = new CRC32C();
-    crc.update(bytes.toByteArray());
-    out.writeInt((int) crc.getValue());
-    byte[] all = bytes.toByteArray();
-    AtomicFile.write(file, o -> o.write(all));
+    crc.update(prefix.array());
+    crc.update(body);
+    byte[] check = ByteBuffer.allocate(4).putInt((int) crc.getValue()).array();
+    AtomicFile.write(file, o -> {
+      o.write(prefix.array());
+      o.write(body);
+      o.write(check);
+    });
   }
 
   private static void line(ByteArrayOutputStream header, String key, String value) {
