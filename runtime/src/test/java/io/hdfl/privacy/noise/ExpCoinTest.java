@@ -1,0 +1,174 @@
+package io.hdfl.privacy.noise;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ExpCoinTest {
+  private static final MathContext MC = new MathContext(160);
+  /** exp(−1) to 110 digits (OEIS A068985). */
+  private static final BigDecimal EXP_MINUS_ONE = new BigDecimal(
+      "0.36787944117144232159552377016146086744581113103176783450783680169746149574489980335714727434591964374662732527");
+
+  /** exp(−num/den) to about 150 digits: Taylor series on r/2^s ≤ 1/2, then squared s times. */
+  static BigDecimal exp(BigInteger num, BigInteger den) {
+    BigDecimal x = new BigDecimal(num).divide(new BigDecimal(den), MC).negate();
+    int s = 0;
+    while (x.abs().compareTo(new BigDecimal("0.5")) > 0) {
+      x = x.divide(BigDecimal.valueOf(2), MC);
+      s++;
+    }
+    BigDecimal sum = BigDecimal.ONE;
+    BigDecimal term = BigDecimal.ONE;
+    for (int j = 1; j < 400; j++) {
+      term = term.multiply(x, MC).divide(BigDecimal.valueOf(j), MC);
+      sum = sum.add(term, MC);
+      if (term.abs().compareTo(new BigDecimal("1e-170")) < 0) {
+        break;
+      }
+    }
+    for (int i = 0; i < s; i++) {
+      sum = sum.multiply(sum, MC);
+    }
+    return sum;
+  }
+
+  private static BigDecimal scaled(BigInteger v, int q) {
+    return new BigDecimal(v).divide(new BigDecimal(BigInteger.ONE.shiftLeft(q)), MC);
+  }
+
+  @Test
+  void referenceExpMatchesKnownDigits() {
+    assertEquals(0, exp(BigInteger.ONE, BigInteger.ONE).round(new MathContext(100)).compareTo(EXP_MINUS_ONE.round(new MathContext(100))));
+  }
+
+  @Test
+  void integerBoundsBracketExpAndNarrowWithPrecision() {
+    long[][] rs = {{0, 1}, {1, 1}, {1, 3}, {2, 3}, {999_999, 1_000_000}, {5, 1}, {53, 10}, {7001, 10}, {1_000_000, 3},
+        {(1L << 61) + 12345, 1L << 61}, {123_456_789_012L, 1_000_003}};
+    for (long[] r : rs) {
+      BigInteger num = BigInteger.valueOf(r[0]);
+      BigInteger den = BigInteger.valueOf(r[1]);
+      BigInteger[] kf = num.divideAndRemainder(den);
+      BigDecimal ref = exp(num, den);
+      for (int q : new int[] {64, 117, 181, 300}) {
+        BigInteger[] b = ExpCoin.expMinusBounds(kf[0], kf[1], den, q);
+        BigDecimal lo = scaled(b[0], q);
+        BigDecimal hi = scaled(b[1], q);
+        String at = "exp(-" + r[0] + "/" + r[1] + ") at q=" + q;
+        assertTrue(lo.compareTo(ref) <= 0, at + ": lower bound " + lo + " above " + ref);
+        assertTrue(hi.compareTo(ref) >= 0, at + ": upper bound " + hi + " below " + ref);
+        // width: a few units in the last place per multiplication (k up to ~2^17 here)
+        assertTrue(b[1].subtract(b[0]).compareTo(BigInteger.valueOf(1000)) <= 0, at + ": width " + b[1].subtract(b[0]));
+      }
+    }
+  }
+
+  @Test
+  void doubleBracketHoldsWithRoomToSpare() {
+    // lo, hi as flip computes them, against the exact value: the relative error must stay far below MARGIN
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int i = 0; i < 3000; i++) {
+      long den = 1 + rnd.nextLong(1L << (1 + rnd.nextInt(52)));
+      long num = (long) (rnd.nextDouble() * 700 * den); // r up to 700, numerators up to 2^62
+      double x = (double) num / den;
+      if (x > ExpCoin.MAX_FAST_EXPONENT) {
+        continue;
+      }
+      double e = Math.exp(-x);
+      BigDecimal ref = exp(BigInteger.valueOf(num), BigInteger.valueOf(den));
+      BigDecimal rel = new BigDecimal(e).subtract(ref).abs().divide(ref, MC);
+      assertTrue(rel.compareTo(new BigDecimal(0x1p-40)) < 0, "exp(-" + num + "/" + den + "): relative error " + rel);
+      assertTrue(new BigDecimal(e * (1 - ExpCoin.MARGIN)).compareTo(ref) <= 0);
+      assertTrue(new BigDecimal(e * (1 + ExpCoin.MARGIN)).compareTo(ref) >= 0);
+    }
+  }
+
+  /** Bits from known words, so the test can rebuild the digits of U the exact comparison drew. */
+  private static final class KnownBits extends RandomBits {
+    private final SplittableRandom rng;
+
+    KnownBits(long seed) {
+      rng = new SplittableRandom(seed);
+    }
+
+    @Override
+    protected long nextWord() {
+      return rng.nextLong();
+    }
+
+    @Override
+    String describe() {
+      return "known";
+    }
+  }
+
+  @Test
+  void exactComparisonAgreesWithTheReferenceRightAtTheBoundary() {
+    // U's first 53 digits equal to those of exp(−r) itself: only further digits can decide
+    SplittableRandom rnd = new SplittableRandom(9);
+    int trues = 0;
+    for (int i = 0; i < 400; i++) {
+      long den = 1 + rnd.nextLong(1L << 40);
+      long num = rnd.nextLong(20 * den);
+      BigDecimal ref = exp(BigInteger.valueOf(num), BigInteger.valueOf(den));
+      BigInteger prefix = ref.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(53))).setScale(0, RoundingMode.FLOOR).toBigIntegerExact();
+      long seed = rnd.nextLong();
+      boolean answer = ExpCoin.decideExactly(new KnownBits(seed), prefix, 53, BigInteger.valueOf(num), BigInteger.valueOf(den));
+      // rebuild U from the same words: each step appends the low 32 bits of a word, then its high 32
+      SplittableRandom words = new SplittableRandom(seed);
+      BigInteger u = prefix;
+      int digits = 53;
+      for (int step = 0; step < 8; step++) {
+        long w = words.nextLong();
+        u = u.shiftLeft(32).or(BigInteger.valueOf(w & 0xFFFFFFFFL)).shiftLeft(32).or(BigInteger.valueOf(w >>> 32));
+        digits += 64;
+      }
+      BigDecimal uLow = scaled(u, digits);
+      assertEquals(uLow.compareTo(ref) < 0, answer, "U vs exp(-" + num + "/" + den + ")");
+      trues += answer ? 1 : 0;
+    }
+    assertTrue(trues > 120 && trues < 280, "about half of the boundary cases go each way: " + trues);
+  }
+
+  @Test
+  void tailAndEdgeCases() {
+    KnownBits bits = new KnownBits(3);
+    for (int i = 0; i < 1000; i++) {
+      assertTrue(ExpCoin.flip(bits, 0, 7), "exp(0) = 1 > U");
+      assertFalse(ExpCoin.flip(bits, 701, 1), "exp(-701) < 2^-1000");
+      assertFalse(ExpCoin.flip(bits, BigInteger.ONE.shiftLeft(200), 3));
+    }
+    // a U of 53 zero digits reaches the exact comparison for a tail exponent and for a tiny one
+    assertFalse(ExpCoin.decideExactly(new KnownBits(1), BigInteger.ZERO, 53, BigInteger.valueOf(100_000), BigInteger.ONE));
+    assertTrue(ExpCoin.decideExactly(new KnownBits(1), BigInteger.ZERO, 53, BigInteger.ONE, BigInteger.valueOf(1000)));
+  }
+
+  @Test
+  void coinFrequencies() {
+    KnownBits bits = new KnownBits(21);
+    int n = 400_000;
+    long[][] gammas = {{1, 4}, {1, 1}, {3, 2}, {11, 4}, {5, 1}, {699, 100}};
+    for (long[] g : gammas) {
+      int hits = 0;
+      for (int i = 0; i < n; i++) {
+        hits += ExpCoin.flip(bits, g[0], g[1]) ? 1 : 0;
+      }
+      double p = Math.exp(-(double) g[0] / g[1]);
+      assertTrue(Math.abs(hits - n * p) <= 5 * Math.sqrt(n * p * (1 - p)), g[0] + "/" + g[1] + ": " + hits + " vs " + n * p);
+    }
+    int hits = 0;
+    for (int i = 0; i < n; i++) {
+      hits += ExpCoin.flipExpMinusOne(bits) ? 1 : 0;
+    }
+    double p = Math.exp(-1);
+    assertTrue(Math.abs(hits - n * p) <= 5 * Math.sqrt(n * p * (1 - p)), "exp(-1): " + hits);
+  }
+}
