@@ -69,22 +69,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the default {@code securerandom.drbg.config} is Hash_DRBG/SHA-256, seeded from the JDK's entropy
  * source ({@code securerandom.source}, {@code /dev/random} on Linux), without prediction resistance but
  * reseeded from the entropy source at the start of every {@link #add} (about 50 µs), so a leak of the
- * generator's state does not reveal the noise of later updates. Measured here with 8 KB requests:
- * Hash_DRBG/SHA-256 180 MB/s; with prediction resistance (a reseed per request) 100 MB/s;
- * CTR_DRBG/AES-256 90 MB/s; HMAC_DRBG and Hash_DRBG/SHA-512 about 55 MB/s; NativePRNGNonBlocking
- * (/dev/urandom mixed with SHA1PRNG) 65 MB/s. Bits are fetched 8 KB at a time, each word is zeroed
- * once used, and leftover bits are wiped after every update. On Linux 5.6 and later /dev/random
- * never blocks once the kernel's generator is initialised at boot; on older kernels the first
- * instantiation or a reseed could wait for entropy on a freshly booted idle device.
+ * generator's state does not reveal the noise of later updates. For each update it keys a ChaCha20
+ * keystream (a fresh 256-bit key and 96-bit nonce, the JDK's cipher), whose bits the sampler uses:
+ * the arc4random / getrandom construction, because the DRBG itself allocated about 15 MB of garbage
+ * per update (the largest allocation of a federation round) and is no faster (Hash_DRBG/SHA-256 180
+ * MB/s on a Xeon VM; with prediction resistance 100 MB/s; CTR_DRBG/AES-256 90 MB/s; HMAC_DRBG and
+ * Hash_DRBG/SHA-512 about 55 MB/s; NativePRNGNonBlocking 65 MB/s). Bits are fetched 8 KB at a time,
+ * each word is zeroed once used, and leftover bits and the key are wiped after every update. On Linux
+ * 5.6 and later /dev/random never blocks once the kernel's generator is initialised at boot; on older
+ * kernels the first instantiation or a reseed could wait for entropy on a freshly booted idle device.
+ * A generator passed to {@link #SecureNoiseSource(SecureRandom)} is used directly, without ChaCha20.
  *
  * <h2>Cost</h2>
  *
- * Measured on the development machine (2 shared x86-64 cores, JDK 17, under load from other jobs):
- * 3.8 million draws per second warm — a 26×10000 model update (260,000 draws) in about 70 ms; the
- * first update in a fresh JVM took 0.25–0.55 s (JIT warm-up and DRBG instantiation). A draw at σ_Z
- * ≈ 2^20 uses about 100 random bits; the sampler's branching integer logic, not the DRBG, dominates
- * (3.4 million draws per second with free bits). For comparison the {@code seeded} source adds the
- * same 260,000 values in 6 ms (scalar kernels) or 1.3 ms (Panama).
+ * A draw at σ_Z ≈ 2^20 uses about 100 random bits. A 26×10000 model update (260,000 draws), warm, on
+ * an AMD EPYC VM (2 cores): 36–41 ms with JDK 17, 25 ms with JDK 25 (whose ChaCha20 and exp are
+ * intrinsics); 45 ms before the coins were {@link ExpCoin} tests, with the same bits. The first update
+ * in a fresh JVM takes a few hundred ms (JIT warm-up and DRBG instantiation). For comparison the
+ * {@code seeded} source adds the same 260,000 values in 6 ms (scalar kernels) or 1.3 ms (Panama).
  *
  * <h2>Protected against, and not</h2>
  *
@@ -125,7 +127,7 @@ public final class SecureNoiseSource implements NoiseSource {
    * is used as given (not reseeded by this class).
    */
   public SecureNoiseSource(SecureRandom rng) {
-    this(new CsprngBits(requireNonNull(rng), false));
+    this(new CsprngBits(requireNonNull(rng), false, false));
   }
 
   SecureNoiseSource(CsprngBits bits) {
@@ -134,7 +136,7 @@ public final class SecureNoiseSource implements NoiseSource {
 
   private static CsprngBits defaultBits() {
     SecureRandom rng = defaultCsprng();
-    return new CsprngBits(rng, rng.getAlgorithm().equals("DRBG"));
+    return new CsprngBits(rng, rng.getAlgorithm().equals("DRBG"), true);
   }
 
   private static SecureRandom requireNonNull(SecureRandom rng) {
