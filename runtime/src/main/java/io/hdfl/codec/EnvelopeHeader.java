@@ -5,7 +5,6 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import io.hdfl.codec.EnvelopeException.Reason;
 import io.hdfl.codec.ModelEnvelope.Kind;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -91,19 +90,41 @@ record EnvelopeHeader(
 
   /** The protobuf encoding. Throws IllegalArgumentException for a string that is not valid Unicode. */
   byte[] toBytes() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes, 4096);
+    // Strings to bytes first, so that the header is written once into an array of its exact size
+    // (a ring envelope carries up to K ledger lines: tens of kilobytes per hop).
+    byte[] fed = utf8(federation, "federation");
+    byte[] snd = utf8(sender, "sender");
+    byte[] enc = utf8(encoder, "encoder");
+    byte[][] lines = new byte[ledgerLines.size()][];
+    int size = CodedOutputStream.computeEnumSize(KIND, kindCode(kind)) + stringSize(FEDERATION, fed)
+        + stringSize(SENDER, snd) + stringSize(ENCODER, enc);
+    for (int i = 0; i < lines.length; i++) {
+      lines[i] = utf8(ledgerLines.get(i), "ledger line " + i);
+      size += CodedOutputStream.computeByteArraySize(LEDGER_LINES, lines[i]);
+    }
+    size += (round != 0 ? CodedOutputStream.computeUInt32Size(ROUND, round) : 0)
+        + (step != 0 ? CodedOutputStream.computeUInt64Size(STEP, step) : 0)
+        + (features != 0 ? CodedOutputStream.computeUInt32Size(FEATURES, features) : 0)
+        + (basisSeed != 0 ? CodedOutputStream.computeFixed64Size(BASIS_SEED, basisSeed) : 0)
+        + (dim != 0 ? CodedOutputStream.computeUInt32Size(DIM, dim) : 0)
+        + (classes != 0 ? CodedOutputStream.computeUInt32Size(CLASSES, classes) : 0)
+        + (dtype.code() != 0 ? CodedOutputStream.computeEnumSize(DTYPE, dtype.code()) : 0)
+        + (Double.doubleToRawLongBits(presentVariance) != 0 ? CodedOutputStream.computeDoubleSize(PRESENT_VARIANCE, presentVariance) : 0)
+        + (samplesAbsorbed != 0 ? CodedOutputStream.computeUInt64Size(SAMPLES_ABSORBED, samplesAbsorbed) : 0)
+        + (signature.length != 0 ? CodedOutputStream.computeByteArraySize(SIGNATURE, signature) : 0);
+    byte[] bytes = new byte[size];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
     try {
       out.writeEnum(KIND, kindCode(kind));
-      writeString(out, FEDERATION, federation, "federation");
-      writeString(out, SENDER, sender, "sender");
+      writeString(out, FEDERATION, fed);
+      writeString(out, SENDER, snd);
       if (round != 0) {
         out.writeUInt32(ROUND, round);
       }
       if (step != 0) {
         out.writeUInt64(STEP, step);
       }
-      writeString(out, ENCODER, encoder, "encoder");
+      writeString(out, ENCODER, enc);
       if (features != 0) {
         out.writeUInt32(FEATURES, features);
       }
@@ -125,30 +146,38 @@ record EnvelopeHeader(
       if (samplesAbsorbed != 0) {
         out.writeUInt64(SAMPLES_ABSORBED, samplesAbsorbed);
       }
-      for (int i = 0; i < ledgerLines.size(); i++) {
+      for (byte[] line : lines) {
         // Repeated fields are written even when empty: an empty ledger line is still a line.
-        out.writeByteArray(LEDGER_LINES, utf8(ledgerLines.get(i), "ledger line " + i));
+        out.writeByteArray(LEDGER_LINES, line);
       }
       if (signature.length != 0) {
         out.writeByteArray(SIGNATURE, signature);
       }
-      out.flush();
+      out.checkNoSpaceLeft();
     } catch (IOException ex) {
-      throw new UncheckedIOException(ex); // cannot happen: ByteArrayOutputStream
+      throw new UncheckedIOException(ex); // cannot happen: the array has the computed size
     }
-    return bytes.toByteArray();
+    return bytes;
   }
 
-  private static void writeString(CodedOutputStream out, int field, String s, String what) throws IOException {
-    if (!s.isEmpty()) {
-      out.writeByteArray(field, utf8(s, what));
+  /** Size of an optional string field: nothing when empty. */
+  private static int stringSize(int field, byte[] s) {
+    return s.length == 0 ? 0 : CodedOutputStream.computeByteArraySize(field, s);
+  }
+
+  private static void writeString(CodedOutputStream out, int field, byte[] s) throws IOException {
+    if (s.length != 0) {
+      out.writeByteArray(field, s);
     }
   }
 
   /** Strict UTF-8: an unpaired surrogate is an error, not a silent '?'. ASCII (every ledger line) takes a fast path. */
   private static byte[] utf8(String s, String what) {
-    if (isAscii(s)) {
-      return s.getBytes(StandardCharsets.US_ASCII);
+    // The JDK's ASCII encoder is vectorized; it writes '?' for anything else, so only a line that
+    // holds a '?' needs the character-by-character check.
+    byte[] ascii = s.getBytes(StandardCharsets.US_ASCII);
+    if (indexOf(ascii, (byte) '?') < 0 || isAscii(s)) {
+      return ascii;
     }
     try {
       ByteBuffer b = StandardCharsets.UTF_8.newEncoder()
@@ -326,9 +355,10 @@ record EnvelopeHeader(
       throws IOException {
     int n = readLength(in, max, what);
     int at = off + in.getTotalBytesRead();
-    String s;
-    if (isAscii(frame, at, n)) {
-      s = new String(frame, at, n, StandardCharsets.US_ASCII);
+    // ASCII (every ledger line) fast path: the JDK's vectorized decoder maps any byte above 0x7F
+    // to U+FFFD, so a string without U+FFFD was pure ASCII.
+    String s = new String(frame, at, n, StandardCharsets.US_ASCII);
+    if (s.indexOf('\uFFFD') < 0) {
       in.skipRawBytes(n);
       return s;
     }
@@ -354,13 +384,13 @@ record EnvelopeHeader(
     return true;
   }
 
-  private static boolean isAscii(byte[] b, int off, int len) {
-    for (int i = off; i < off + len; i++) {
-      if (b[i] < 0) {
-        return false;
+  private static int indexOf(byte[] b, byte v) {
+    for (int i = 0; i < b.length; i++) {
+      if (b[i] == v) {
+        return i;
       }
     }
-    return true;
+    return -1;
   }
 
   /** protobuf-java's messages, shortened to fit a log line. */
