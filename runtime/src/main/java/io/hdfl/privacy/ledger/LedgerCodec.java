@@ -82,7 +82,7 @@ public final class LedgerCodec {
     if (!LedgerEntry.isValidId(e.peer())) {
       throw new IllegalArgumentException("peer id must match " + LedgerEntry.ID + ", got " + e.peer());
     }
-    if (!LedgerEntry.HASH.matcher(e.prevHash()).matches()) {
+    if (!LedgerEntry.isHash(e.prevHash())) {
       throw new IllegalArgumentException("prev_hash must be 64 lower-case hex digits, got " + e.prevHash());
     }
     if (!TIMESTAMP.matcher(e.timestamp()).matches()) {
@@ -118,7 +118,7 @@ public final class LedgerCodec {
     b.append(",\"contributors\":[");
     for (int i = 0; i < e.contributors().size(); i++) {
       String h = e.contributors().get(i);
-      if (!LedgerEntry.HASH.matcher(h).matches()) {
+      if (!LedgerEntry.isHash(h)) {
         throw new IllegalArgumentException("contributor must be an entry hash (64 lower-case hex digits), got " + h);
       }
       b.append(i == 0 ? "\"" : ",\"").append(h).append('"');
@@ -157,7 +157,7 @@ public final class LedgerCodec {
       throw new LedgerFormatException("no prev_hash before the timestamp");
     }
     String hash = line.substring(start, end);
-    if (!LedgerEntry.HASH.matcher(hash).matches()) {
+    if (!LedgerEntry.isHash(hash)) {
       throw new LedgerFormatException("prev_hash must be 64 lower-case hex digits");
     }
     return hash;
@@ -305,7 +305,7 @@ public final class LedgerCodec {
       throw new LedgerFormatException("field 'reason' is longer than " + LedgerEntry.MAX_REASON + " characters");
     }
     String prevHash = text(root, "prev_hash");
-    if (!LedgerEntry.HASH.matcher(prevHash).matches()) {
+    if (!LedgerEntry.isHash(prevHash)) {
       throw new LedgerFormatException("field 'prev_hash' must be 64 lower-case hex digits");
     }
     String timestamp = text(root, "timestamp");
@@ -402,7 +402,7 @@ public final class LedgerCodec {
     }
     List<String> out = new ArrayList<>(n.size());
     for (JsonNode h : n) {
-      if (!h.isTextual() || !LedgerEntry.HASH.matcher(h.textValue()).matches()) {
+      if (!h.isTextual() || !LedgerEntry.isHash(h.textValue())) {
         throw new LedgerFormatException("field 'contributors' must hold entry hashes (64 lower-case hex digits)");
       }
       out.add(h.textValue());

@@ -78,10 +78,26 @@ public record LedgerEntry(
   public static final int MAX_CONTRIBUTORS = 900;
 
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-  static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
 
   public LedgerEntry {
     contributors = List.copyOf(contributors);
+  }
+
+  /**
+   * Whether {@code h} is a SHA-256 hash as the ledger writes one: 64 lower-case hex digits. (A loop,
+   * not a regular expression: a ring peer checks the K lines that travel with every model.)
+   */
+  public static boolean isHash(String h) {
+    if (h == null || h.length() != 64) {
+      return false;
+    }
+    for (int i = 0; i < 64; i++) {
+      char c = h.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether {@code id} may be used as a peer or federation id. */
