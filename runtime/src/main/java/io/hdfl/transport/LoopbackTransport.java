@@ -19,11 +19,15 @@ public final class LoopbackTransport implements Transport {
   /** One subscription; {@code active} turns false when it is unsubscribed or replaced. */
   static final class Subscription {
     private final String filter;
+    private final String literalPrefix;
+    private final boolean exact;
     private final MessageHandler handler;
     private volatile boolean active = true;
 
     Subscription(String filter, MessageHandler handler) {
       this.filter = filter;
+      this.literalPrefix = TopicFilter.literalPrefix(filter);
+      this.exact = literalPrefix.equals(filter);
       this.handler = handler;
     }
 
@@ -153,7 +157,11 @@ public final class LoopbackTransport implements Transport {
     }
     List<Subscription> out = new ArrayList<>(1);
     for (Subscription s : subscriptions.values()) {
-      if (TopicFilter.matches(s.filter, topic)) {
+      // every publish is matched against every client's subscriptions: rule most out by prefix
+      if (!topic.startsWith(s.literalPrefix)) {
+        continue;
+      }
+      if (s.exact ? topic.length() == s.filter.length() : TopicFilter.matches(s.filter, topic)) {
         out.add(s);
       }
     }

@@ -60,6 +60,21 @@ public final class TopicFilter {
     }
   }
 
+  /**
+   * The filter's levels before its first wildcard, without the separating {@code /} (the whole filter
+   * when it has none; empty when it starts with one): every topic the filter matches starts with it,
+   * so a broker can rule most subscriptions out with one {@code startsWith}.
+   */
+  public static String literalPrefix(String filter) {
+    for (int i = 0; i < filter.length(); i++) {
+      char c = filter.charAt(i);
+      if ((c == '+' || c == '#') && (i == 0 || filter.charAt(i - 1) == '/')) {
+        return i == 0 ? "" : filter.substring(0, i - 1);
+      }
+    }
+    return filter;
+  }
+
   /** Checks a topic name to publish to: non-empty, no wildcards, no NUL, at most 65535 UTF-8 bytes. */
   public static void checkTopic(String topic) {
     checkCommon(topic, "topic");

@@ -1,6 +1,7 @@
 package io.hdfl.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,16 @@ class TopicFilterEquivalenceTest {
       }
     }
     return f.length == t.length;
+  }
+
+  @Test
+  void literalPrefixIsWhatEveryMatchingTopicStartsWith() {
+    assertEquals("hdfl/f/ring/p1/in", TopicFilter.literalPrefix("hdfl/f/ring/p1/in/+"));
+    assertEquals("hdfl/f", TopicFilter.literalPrefix("hdfl/f/#"));
+    assertEquals("a/b", TopicFilter.literalPrefix("a/b"));
+    assertEquals("", TopicFilter.literalPrefix("+/b"));
+    assertEquals("", TopicFilter.literalPrefix("#"));
+    assertTrue(TopicFilter.matches("hdfl/f/#", "hdfl/f")); // the parent level: why the '/' is left out
   }
 
   @Test
@@ -55,7 +66,11 @@ class TopicFilterEquivalenceTest {
       }
       String filter = f.toString();
       String topic = t.toString();
-      assertEquals(reference(filter, topic), TopicFilter.matches(filter, topic), filter + " vs " + topic);
+      boolean expected = reference(filter, topic);
+      assertEquals(expected, TopicFilter.matches(filter, topic), filter + " vs " + topic);
+      if (expected) {
+        assertTrue(topic.startsWith(TopicFilter.literalPrefix(filter)), filter + " vs " + topic);
+      }
     }
   }
 }
