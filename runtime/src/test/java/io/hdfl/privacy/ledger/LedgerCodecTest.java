@@ -96,6 +96,40 @@ class LedgerCodecTest {
     }
   }
 
+  /** decimal's search against the plain scan of every digit count it replaced, on doubles of every kind. */
+  @Test
+  void decimalEqualsTheShortestRoundingFoundByTryingEveryDigitCount() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int i = 0; i < 60_000; i++) {
+      double d = switch (i % 6) {
+        case 0 -> Double.longBitsToDouble(rnd.nextLong() & 0x7fefffffffffffffL); // any finite
+        case 1 -> rnd.nextDouble() * Math.pow(10, rnd.nextInt(-12, 12)); // variances, scales
+        case 2 -> rnd.nextInt(1, 100_000) * Math.pow(10, rnd.nextInt(-20, 20)); // short decimals
+        case 3 -> Math.scalb(1.0, rnd.nextInt(-1074, 1024)); // powers of two, subnormal to huge
+        case 4 -> Math.nextAfter(Math.scalb(1.0, rnd.nextInt(-1000, 1000)), rnd.nextBoolean() ? 0 : 1e300);
+        default -> Double.longBitsToDouble(rnd.nextLong(1, 1L << 52)); // subnormals
+      };
+      if (rnd.nextBoolean()) {
+        d = -d;
+      }
+      String text = LedgerCodec.decimal(d);
+      assertEquals(0, scanEveryDigitCount(d).compareTo(new java.math.BigDecimal(text)),
+          text + ", bits " + Long.toHexString(Double.doubleToRawLongBits(d)));
+    }
+  }
+
+  /** The reference: the nearest rounding to the fewest digits, from 1, that parses back to d. */
+  private static java.math.BigDecimal scanEveryDigitCount(double d) {
+    java.math.BigDecimal exact = new java.math.BigDecimal(d);
+    for (int digits = 1; digits <= 17; digits++) {
+      java.math.BigDecimal r = exact.round(new java.math.MathContext(digits, java.math.RoundingMode.HALF_EVEN));
+      if (Double.parseDouble(r.toString()) == d) {
+        return r;
+      }
+    }
+    throw new AssertionError("17 digits always round-trip");
+  }
+
   private static int digits(String decimal) {
     String mantissa = decimal.split("E")[0].replace("-", "").replace(".", "").replaceFirst("^0+", "");
     return mantissa.replaceFirst("0+$", "").length();
