@@ -62,9 +62,7 @@ final class CsprngBits extends RandomBits {
       rng.nextBytes(key);
       rng.nextBytes(nonce);
       try {
-        chacha.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "ChaCha20"), new ChaCha20ParameterSpec(nonce, 0));
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("ChaCha20 refused a fresh key: " + e, e);
+        rekey(key, nonce, "a fresh key");
       } finally {
         Arrays.fill(key, (byte) 0);
       }
@@ -115,11 +113,16 @@ final class CsprngBits extends RandomBits {
       for (int i = 0; i < Long.BYTES; i++) {
         n[i] = (byte) (wipes >>> (8 * i));
       }
-      try {
-        chacha.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[32], "ChaCha20"), new ChaCha20ParameterSpec(n, 0));
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("ChaCha20 refused to be re-keyed: " + e, e);
-      }
+      rekey(new byte[32], n, "the all-zero wipe key");
+    }
+  }
+
+  /** Starts the keystream of {@code key} and {@code nonce} at block 0. */
+  private void rekey(byte[] key, byte[] nonce, String what) {
+    try {
+      chacha.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "ChaCha20"), new ChaCha20ParameterSpec(nonce, 0));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("ChaCha20 refused " + what + ": " + e, e);
     }
   }
 
