@@ -18,6 +18,12 @@ import java.math.BigInteger;
  *   <li>The first 8 digits of U give an interval of width 2^-8: below lo, the answer is yes; at or
  *       above hi, no (together all but about 1 coin in 128). Otherwise 45 more digits narrow it to 2^-53
  *       and the same test decides all but about 2^-36 of the coins.
+ *   <li>Before Math.exp is called at all, the first 8 digits are tested against a cheaper bracket:
+ *       exp(−r) = 2^−y with y = r·log2(e), bounded by 2^−(n + i/256) from a table of 2^−i/256 (rounded
+ *       outwards), with a slack for the rounding of y, and shrunk by 4·2^-36 so that it lies inside [lo,
+ *       hi]. Any coin it decides, step 2 would decide the same way on the same 8 digits; it decides
+ *       all but about 1 coin in 150, and saves the Math.exp call (a third of the sampler's time). The
+ *       coins, and the digits they draw, are exactly those of steps 1–2 alone.
  *   <li>The rest ({@link #decideExactly}) compares U with exp(−r) in integer arithmetic: exp(−r) =
  *       exp(−1)^k · exp(−f) with k = ⌊r⌋, f = r − k, each factor bracketed by partial sums of its
  *       alternating Taylor series (exact for f ∈ [0, 1]: the terms never increase) with every rounding
@@ -40,6 +46,22 @@ final class ExpCoin {
   private static final double EXP_MINUS_ONE_HI = EXP_MINUS_ONE * (1 + MARGIN);
   /** Guard bits of the integer comparison beyond the digits of U drawn so far. */
   private static final int GUARD_BITS = 64;
+  private static final double LOG2E = 1.4426950408889634;
+  /** Steps per octave of the table of 2^−i/256. */
+  private static final int POW2_STEPS = 256;
+  /** The table bounds take z up to this (2^−1011 · 2^−1 is still a normal double, so every product is exact). */
+  static final double MAX_TABLE_EXPONENT = 1011;
+  /** 2^−i/256 for i = 0..256 rounded down (lo) and up (hi), by 2^-50 relative: Math.pow is within 1 ulp. */
+  private static final double[] POW2_LO = new double[POW2_STEPS + 1];
+  private static final double[] POW2_HI = new double[POW2_STEPS + 1];
+
+  static {
+    for (int i = 0; i <= POW2_STEPS; i++) {
+      double p = Math.pow(2, -(double) i / POW2_STEPS);
+      POW2_LO[i] = p * (1 - 0x1p-50);
+      POW2_HI[i] = p * (1 + 0x1p-50);
+    }
+  }
 
   private ExpCoin() {}
 
@@ -52,8 +74,7 @@ final class ExpCoin {
     if (x > MAX_FAST_EXPONENT) {
       return tail(bits, BigInteger.valueOf(num), den);
     }
-    double e = Math.exp(-x);
-    return compare(bits, e * (1 - MARGIN), e * (1 + MARGIN), num, null, den);
+    return compare(bits, x, num, null, den);
   }
 
   /** Bernoulli(exp(−num/den)) for a numerator beyond a long; the same coin as {@link #flip(RandomBits, long, long)}. */
@@ -65,21 +86,58 @@ final class ExpCoin {
     if (x > MAX_FAST_EXPONENT) {
       return tail(bits, num, den);
     }
-    double e = Math.exp(-x);
-    return compare(bits, e * (1 - MARGIN), e * (1 + MARGIN), 0, num, den);
+    return compare(bits, x, 0, num, den);
   }
 
   /** Bernoulli(exp(−1)). */
   static boolean flipExpMinusOne(RandomBits bits) {
-    return compare(bits, EXP_MINUS_ONE_LO, EXP_MINUS_ONE_HI, 1, null, 1);
+    return compareFrom(bits, bits.nextBits(FIRST_DIGITS), EXP_MINUS_ONE_LO, EXP_MINUS_ONE_HI, 1, null, 1);
   }
 
   /**
-   * U &lt; exp(−r) given lo ≤ exp(−r) ≤ hi; r is num/den, with {@code big} (when not null) as the
-   * numerator instead of {@code num}.
+   * U &lt; exp(−r) for r = num/den ≈ x ≤ {@value #MAX_FAST_EXPONENT} (x as {@link #flip} computes it), with
+   * {@code big} (when not null) as the numerator instead of {@code num}. The first digits of U are
+   * tested against the table bracket ({@link #pow2Upper}, {@link #pow2Lower}) shrunk by 4·{@link #MARGIN}
+   * on each side, which lies inside the Math.exp bracket: whatever it decides, the Math.exp bracket
+   * would decide the same way on the same digits, so only the undecided coins (about 1 in 150) pay
+   * for Math.exp, and the coin draws exactly the digits it drew before the table.
    */
-  private static boolean compare(RandomBits bits, double lo, double hi, long num, BigInteger big, long den) {
+  private static boolean compare(RandomBits bits, double x, long num, BigInteger big, long den) {
     long w = bits.nextBits(FIRST_DIGITS); // U ∈ [w, w + 1) · 2^-8
+    double y = x * LOG2E; // within 2^-50 relative of r·log2(e)
+    double slack = y * 0x1p-40 + 0x1p-40;
+    if ((w + 1) * 0x1p-8 <= pow2Lower(y + slack) * (1 - 4 * MARGIN)) {
+      return true;
+    }
+    if (w * 0x1p-8 >= pow2Upper(Math.max(0, y - slack)) * (1 + 4 * MARGIN)) {
+      return false;
+    }
+    double e = Math.exp(-x);
+    return compareFrom(bits, w, e * (1 - MARGIN), e * (1 + MARGIN), num, big, den);
+  }
+
+  /**
+   * A lower bound of 2^−z for 0 ≤ z ≤ {@value #MAX_TABLE_EXPONENT}: 2^−(n + (i+1)/256) with n = ⌊z⌋ and
+   * i = ⌊256·(z − n)⌋, from the table rounded downwards (every step exact but the table).
+   */
+  static double pow2Lower(double z) {
+    int n = (int) z;
+    int i = (int) ((z - n) * POW2_STEPS);
+    return POW2_LO[i + 1] * Double.longBitsToDouble((long) (Double.MAX_EXPONENT - n) << 52);
+  }
+
+  /** An upper bound of 2^−z for 0 ≤ z ≤ {@value #MAX_TABLE_EXPONENT}: 2^−(n + i/256), as {@link #pow2Lower}. */
+  static double pow2Upper(double z) {
+    int n = (int) z;
+    int i = (int) ((z - n) * POW2_STEPS);
+    return POW2_HI[i] * Double.longBitsToDouble((long) (Double.MAX_EXPONENT - n) << 52);
+  }
+
+  /**
+   * U &lt; exp(−r) given lo ≤ exp(−r) ≤ hi and the first {@value #FIRST_DIGITS} digits {@code w} of U; r is
+   * num/den, with {@code big} (when not null) as the numerator instead of {@code num}.
+   */
+  static boolean compareFrom(RandomBits bits, long w, double lo, double hi, long num, BigInteger big, long den) {
     if ((w + 1) * 0x1p-8 <= lo) {
       return true;
     }

@@ -171,4 +171,73 @@ class ExpCoinTest {
     double p = Math.exp(-1);
     assertTrue(Math.abs(hits - n * p) <= 5 * Math.sqrt(n * p * (1 - p)), "exp(-1): " + hits);
   }
+  @Test
+  void tableBoundsBracketPowersOfTwoAndStayNarrow() {
+    SplittableRandom rnd = new SplittableRandom(31);
+    for (int i = 0; i < 200_000; i++) {
+      double z = i < 2000 ? i / 256.0 + (i % 3 - 1) * 0x1p-40 : rnd.nextDouble() * ExpCoin.MAX_TABLE_EXPONENT;
+      z = Math.max(0, Math.min(z, ExpCoin.MAX_TABLE_EXPONENT));
+      double p = Math.pow(2, -z); // within 1 ulp of 2^−z
+      double lo = ExpCoin.pow2Lower(z);
+      double hi = ExpCoin.pow2Upper(z);
+      assertTrue(lo <= p * (1 - 0x1p-51), "lower bound at z=" + z + ": " + lo + " vs " + p);
+      assertTrue(hi >= p * (1 + 0x1p-51), "upper bound at z=" + z + ": " + hi + " vs " + p);
+      // at most two table steps wide, so the first 8 digits of U decide all but ~1 coin in 150
+      assertTrue(hi / lo <= Math.pow(2, 1.0 / 256) * (1 + 0x1p-45), "width at z=" + z + ": " + hi / lo);
+      assertTrue(Double.isFinite(lo) && lo >= Double.MIN_NORMAL, "normal at z=" + z);
+    }
+  }
+
+  /** The coin as it was before the table: Math.exp bounds only, on the same 8 digits. */
+  private static boolean referenceFlip(RandomBits bits, long num, long den) {
+    if (num == 0) {
+      return true;
+    }
+    double x = (double) num / den;
+    if (x > ExpCoin.MAX_FAST_EXPONENT) {
+      return ExpCoin.flip(bits, num, den);
+    }
+    double e = Math.exp(-x);
+    return ExpCoin.compareFrom(bits, bits.nextBits(8), e * (1 - ExpCoin.MARGIN), e * (1 + ExpCoin.MARGIN), num, null, den);
+  }
+
+  @Test
+  void tableMakesTheSameDecisionsOnTheSameDigitsAsMathExpAlone() {
+    // the table only skips Math.exp: every coin must come out the same from the same bits, and draw
+    // exactly as many of them (the next word of both streams must agree), including exponents whose
+    // exp(−r) lies within 2^-40 of a multiple of 2^-8, where the two brackets differ most
+    SplittableRandom rnd = new SplittableRandom(77);
+    for (int trial = 0; trial < 300; trial++) {
+      long seed = rnd.nextLong();
+      KnownBits a = new KnownBits(seed);
+      KnownBits b = new KnownBits(seed);
+      int decided = 0;
+      for (int i = 0; i < 5000; i++) {
+        long den;
+        long num;
+        switch (i % 3) {
+          case 0: { // near a multiple of 2^-8: exp(−r) ≈ k/256
+            den = 1L << 40;
+            num = Math.round(-Math.log((1 + rnd.nextInt(256)) / 256.0) * den) + rnd.nextInt(5) - 2;
+            break;
+          }
+          case 1: { // the sampler's Laplace coin: u/t
+            den = 1_048_577 + rnd.nextInt(1 << 20);
+            num = rnd.nextLong(den);
+            break;
+          }
+          default: { // anything up to the tail
+            den = 1 + rnd.nextLong(1L << (1 + rnd.nextInt(52)));
+            num = (long) (rnd.nextDouble() * 720 * den);
+          }
+        }
+        num = Math.max(0, num);
+        boolean expected = referenceFlip(a, num, den);
+        assertEquals(expected, ExpCoin.flip(b, num, den), "coin exp(-" + num + "/" + den + ")");
+        decided += expected ? 1 : 0;
+      }
+      assertEquals(a.nextBits(63), b.nextBits(63), "both streams drew the same digits (trial " + trial + ")");
+      assertTrue(decided > 0 && decided < 5000);
+    }
+  }
 }
