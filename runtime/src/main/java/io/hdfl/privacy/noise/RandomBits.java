@@ -51,13 +51,26 @@ abstract class RandomBits {
     return bits;
   }
 
-  /** A uniform integer in {@code [0, bound)}, by rejection on the fewest bits that cover the bound. */
+  /**
+   * A uniform integer in {@code [0, bound)}. Bounds up to 2^31 use Lemire's multiply-and-reject ("Fast
+   * random integer generation in an interval", ACM TOMACS 2019): the high half of r·bound for 32 random
+   * bits r, rejecting the r whose low half falls below 2^32 mod bound, so that every value has exactly
+   * ⌊2^32/bound⌋ preimages; that rejection is rare (below bound/2^32), so there is no loop to mispredict.
+   * Larger bounds take the fewest bits that cover the bound and reject those at or above it.
+   */
   final long uniform(long bound) {
     if (bound <= 1) {
       if (bound == 1) {
         return 0;
       }
       throw new IllegalArgumentException("bound must be >= 1, got " + bound);
+    }
+    if (bound <= 1L << 31) {
+      long value;
+      do {
+        value = multiplyShift(nextBits(32), bound);
+      } while (value < 0);
+      return value;
     }
     int bits = 64 - Long.numberOfLeadingZeros(bound - 1);
     if (bits == 64) {
@@ -69,5 +82,19 @@ abstract class RandomBits {
         return candidate;
       }
     }
+  }
+
+  /**
+   * Lemire's step for 32 random bits r and 2 ≤ bound ≤ 2^31: the high half of r·bound, or −1 when the
+   * low half is below 2^32 mod bound (r rejected). Each value in [0, bound) has exactly ⌊2^32/bound⌋
+   * accepted r.
+   */
+  static long multiplyShift(long r, long bound) {
+    long m = r * bound;
+    long low = m & 0xFFFF_FFFFL;
+    if (low < bound && low < (1L << 32) % bound) {
+      return -1;
+    }
+    return m >>> 32;
   }
 }
