@@ -49,6 +49,9 @@ final class DiscreteGaussianSampler {
   /** |Y| up to this gives (|Y|·d − q)² without overflow. */
   private final long maxFastAbs;
   private final double sigmaSquared;
+  /** log2(e)/t and log2(e)/den for the two coins with fixed denominators ({@link ExpCoin#log2eOver}). */
+  private final double laplaceScale;
+  private final double acceptScale;
 
   DiscreteGaussianSampler(double sigmaSquared, RandomBits bits) {
     if (!(sigmaSquared >= MIN_SIGMA_SQUARED && sigmaSquared <= MAX_SIGMA_SQUARED)) {
@@ -70,6 +73,8 @@ final class DiscreteGaussianSampler {
       throw new AssertionError("denominator out of range: " + den);
     }
     this.maxFastAbs = (MAX_SQUARABLE + q) / d;
+    this.laplaceScale = ExpCoin.log2eOver(t);
+    this.acceptScale = ExpCoin.log2eOver(den);
     BigDecimal realised = BigDecimal.valueOf(t).multiply(BigDecimal.valueOf(q)).divide(BigDecimal.valueOf(d));
     double up = realised.doubleValue();
     if (new BigDecimal(up).compareTo(realised) < 0) {
@@ -126,7 +131,7 @@ final class DiscreteGaussianSampler {
       boolean accept;
       if (ay <= maxFastAbs) {
         long diff = ay * d - q;
-        accept = bernoulliExp(diff * diff, den);
+        accept = ExpCoin.flip(bits, diff * diff, den, acceptScale);
       } else {
         BigInteger diff = BigInteger.valueOf(ay).multiply(BigInteger.valueOf(d)).subtract(BigInteger.valueOf(q));
         accept = bernoulliExp(diff.multiply(diff), den);
@@ -141,7 +146,7 @@ final class DiscreteGaussianSampler {
   long laplace() {
     while (true) {
       long u = bits.uniform(t);
-      if (!bernoulliExp(u, t)) {
+      if (!ExpCoin.flip(bits, u, t, laplaceScale)) {
         continue;
       }
       long v = 0;

@@ -74,7 +74,28 @@ final class ExpCoin {
     if (x > MAX_FAST_EXPONENT) {
       return tail(bits, BigInteger.valueOf(num), den);
     }
-    return compare(bits, x, num, null, den);
+    return compare(bits, x * LOG2E, num, null, den);
+  }
+
+  /** log2(e)/den, for {@link #flip(RandomBits, long, long, double)} with a denominator used many times. */
+  static double log2eOver(long den) {
+    return LOG2E / den;
+  }
+
+  /**
+   * The coin of {@link #flip(RandomBits, long, long)}, the same answer from the same digits, with {@code
+   * scale} = {@link #log2eOver}(den) computed once by the caller: the common coin then costs a
+   * multiplication instead of a division.
+   */
+  static boolean flip(RandomBits bits, long num, long den, double scale) {
+    if (num == 0) {
+      return true;
+    }
+    double y = num * scale; // within 5·2^-53 relative of r·log2(e)
+    if (!(y <= MAX_TABLE_EXPONENT - 2)) {
+      return flip(bits, num, den); // near or in the tail: decided as before
+    }
+    return compare(bits, y, num, null, den);
   }
 
   /** Bernoulli(exp(−num/den)) for a numerator beyond a long; the same coin as {@link #flip(RandomBits, long, long)}. */
@@ -86,7 +107,7 @@ final class ExpCoin {
     if (x > MAX_FAST_EXPONENT) {
       return tail(bits, num, den);
     }
-    return compare(bits, x, 0, num, den);
+    return compare(bits, x * LOG2E, 0, num, den);
   }
 
   /** Bernoulli(exp(−1)). */
@@ -95,16 +116,15 @@ final class ExpCoin {
   }
 
   /**
-   * U &lt; exp(−r) for r = num/den ≈ x ≤ {@value #MAX_FAST_EXPONENT} (x as {@link #flip} computes it), with
-   * {@code big} (when not null) as the numerator instead of {@code num}. The first digits of U are
-   * tested against the table bracket ({@link #pow2Upper}, {@link #pow2Lower}) shrunk by 4·{@link #MARGIN}
-   * on each side, which lies inside the Math.exp bracket: whatever it decides, the Math.exp bracket
-   * would decide the same way on the same digits, so only the undecided coins (about 1 in 150) pay
-   * for Math.exp, and the coin draws exactly the digits it drew before the table.
+   * U &lt; exp(−r) for r = num/den ≤ {@value #MAX_FAST_EXPONENT}, given y within 2^-50 relative of
+   * r·log2(e), with {@code big} (when not null) as the numerator instead of {@code num}. The first
+   * digits of U are tested against the table bracket ({@link #pow2Upper}, {@link #pow2Lower}) shrunk by
+   * 4·{@link #MARGIN} on each side, which lies inside the Math.exp bracket: whatever it decides, the
+   * Math.exp bracket would decide the same way on the same digits, so only the undecided coins (about
+   * 1 in 150) pay for Math.exp, and the coin draws exactly the digits it drew before the table.
    */
-  private static boolean compare(RandomBits bits, double x, long num, BigInteger big, long den) {
+  private static boolean compare(RandomBits bits, double y, long num, BigInteger big, long den) {
     long w = bits.nextBits(FIRST_DIGITS); // U ∈ [w, w + 1) · 2^-8
-    double y = x * LOG2E; // within 2^-50 relative of r·log2(e)
     double slack = y * 0x1p-40 + 0x1p-40;
     if ((w + 1) * 0x1p-8 <= pow2Lower(y + slack) * (1 - 4 * MARGIN)) {
       return true;
@@ -112,6 +132,7 @@ final class ExpCoin {
     if (w * 0x1p-8 >= pow2Upper(Math.max(0, y - slack)) * (1 + 4 * MARGIN)) {
       return false;
     }
+    double x = big != null ? big.doubleValue() / den : (double) num / den; // as flip computes it
     double e = Math.exp(-x);
     return compareFrom(bits, w, e * (1 - MARGIN), e * (1 + MARGIN), num, big, den);
   }

@@ -203,7 +203,7 @@ class ExpCoinTest {
 
   @Test
   void tableMakesTheSameDecisionsOnTheSameDigitsAsMathExpAlone() {
-    // the table only skips Math.exp: every coin must come out the same from the same bits, and draw
+    // the table (and the precomputed log2(e)/den of the scaled coin) only skips Math.exp: every coin must come out the same from the same bits, and draw
     // exactly as many of them (the next word of both streams must agree), including exponents whose
     // exp(−r) lies within 2^-40 of a multiple of 2^-8, where the two brackets differ most
     SplittableRandom rnd = new SplittableRandom(77);
@@ -211,6 +211,7 @@ class ExpCoinTest {
       long seed = rnd.nextLong();
       KnownBits a = new KnownBits(seed);
       KnownBits b = new KnownBits(seed);
+      KnownBits c = new KnownBits(seed);
       int decided = 0;
       for (int i = 0; i < 5000; i++) {
         long den;
@@ -234,9 +235,12 @@ class ExpCoinTest {
         num = Math.max(0, num);
         boolean expected = referenceFlip(a, num, den);
         assertEquals(expected, ExpCoin.flip(b, num, den), "coin exp(-" + num + "/" + den + ")");
+        assertEquals(expected, ExpCoin.flip(c, num, den, ExpCoin.log2eOver(den)), "scaled coin exp(-" + num + "/" + den + ")");
         decided += expected ? 1 : 0;
       }
-      assertEquals(a.nextBits(63), b.nextBits(63), "both streams drew the same digits (trial " + trial + ")");
+      long next = a.nextBits(63);
+      assertEquals(next, b.nextBits(63), "both streams drew the same digits (trial " + trial + ")");
+      assertEquals(next, c.nextBits(63), "the scaled coin drew the same digits (trial " + trial + ")");
       assertTrue(decided > 0 && decided < 5000);
     }
   }
