@@ -74,4 +74,68 @@ class PrototypeTrainerTest {
       assertTrue(mistakes[10] <= mistakes[1], "mistakes should not grow: " + java.util.Arrays.toString(mistakes));
     }
   }
+  /** The one-sample-at-a-time perceptron pass the paired pass must reproduce exactly. */
+  private static int sequentialEpoch(VectorKernels k, Similarity sim, ClassPrototypes model, EncodedSet set, int[] order) {
+    int s = model.classes();
+    float[] scores = new float[s];
+    int mistakes = 0;
+    for (int i : order) {
+      k.dotScores(set.vectors(), set.offset(i), 1, model.vectors(), s, model.dim(), scores);
+      int pred = 0;
+      double best = Double.NEGATIVE_INFINITY;
+      for (int c = 0; c < s; c++) {
+        double n2 = model.normSq(c);
+        double score = sim == Similarity.COSINE ? (n2 > 0 ? scores[c] / Math.sqrt(n2) : 0.0) : scores[c];
+        if (score > best) {
+          best = score;
+          pred = c;
+        }
+      }
+      int truth = set.label(i);
+      if (pred != truth) {
+        model.addKnowing(truth, 1f, set.vectors(), set.offset(i), scores[truth], set.squaredNorm(i), k);
+        model.addKnowing(pred, -1f, set.vectors(), set.offset(i), scores[pred], set.squaredNorm(i), k);
+        mistakes++;
+      }
+    }
+    return mistakes;
+  }
+
+  @Test
+  void pairedPassIsBitIdenticalToOneSampleAtATime() {
+    for (VectorKernels k : new VectorKernels[] {K, VectorKernelsProvider.scalar()}) {
+      for (int n : new int[] {1, 2, 7, 301}) { // odd sizes leave a last single sample
+        // random hypervectors with random labels: the perceptron keeps making mistakes on them
+        SplittableRandom data = new SplittableRandom(11 + n);
+        float[] v = new float[n * 1013];
+        for (int i = 0; i < v.length; i++) {
+          v[i] = (float) data.nextGaussian();
+        }
+        EncodedSet train = EncodedSet.of(v, n, 1013, data.ints(n, 0, 3).toArray(), 3);
+        for (Similarity sim : Similarity.values()) {
+          PrototypeTrainer t = new PrototypeTrainer(k, sim);
+          float[] start = new float[3 * 1013]; // a random start, so that the passes make many mistakes
+          SplittableRandom g = new SplittableRandom(7);
+          for (int i = 0; i < start.length; i++) {
+            start[i] = (float) (g.nextDouble() - 0.5);
+          }
+          ClassPrototypes paired = ClassPrototypes.copyOf(3, 1013, start);
+          ClassPrototypes single = paired.copy();
+          SplittableRandom r = new SplittableRandom(n);
+          int total = 0;
+          for (int e = 0; e < 4; e++) {
+            int[] order = r.ints(n, 0, n).toArray(); // repeats too: a pair may hold one sample twice
+            int m = t.epoch(paired, train, order);
+            assertEquals(sequentialEpoch(k, sim, single, train, order), m, k + " " + sim + " n=" + n + " epoch " + e);
+            assertArrayEquals(single.toArray(), paired.toArray(), k + " " + sim + " n=" + n + " epoch " + e);
+            for (int c = 0; c < 3; c++) {
+              assertEquals(single.normSq(c), paired.normSq(c), 0.0);
+            }
+            total += m;
+          }
+          assertTrue(n < 301 || total > 100, "the passes made mistakes to reproduce: " + total);
+        }
+      }
+    }
+  }
 }

@@ -383,6 +383,82 @@ final class PanamaVectorKernels implements VectorKernels {
     }
   }
 
+  @Override
+  public void dotScoresPair(float[] queries, int aOff, int bOff, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.pairScores(queries, aOff, bOff, protos, s, d, scores);
+    // the same groups and per-class arithmetic as dotScores, so each score is bit-identical to it
+    int c = 0;
+    for (; c + 8 <= s; c += 8) {
+      dot8Pair(queries, aOff, bOff, protos, c * d, d, scores, c, s + c);
+    }
+    for (; c + 4 <= s; c += 4) {
+      dot4(queries, aOff, protos, c * d, d, scores, c);
+      dot4(queries, bOff, protos, c * d, d, scores, s + c);
+    }
+    for (; c < s; c++) {
+      scores[c] = dotUnchecked(queries, aOff, protos, c * d, d);
+      scores[s + c] = dotUnchecked(queries, bOff, protos, c * d, d);
+    }
+  }
+
+  /**
+   * {@link #dot8} for two queries at once, {@code a} into {@code out[oa..)} and {@code b} into {@code
+   * out[ob..)}: each prototype chunk is loaded once for both (16 accumulators, 19 vector registers).
+   */
+  private static void dot8Pair(float[] q, int a, int b, float[] p, int p0, int d, float[] out, int oa, int ob) {
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+    int i = 0;
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      FloatVector va = FloatVector.fromArray(F, q, a + i);
+      FloatVector vb = FloatVector.fromArray(F, q, b + i);
+      FloatVector m = FloatVector.fromArray(F, p, p0 + i);
+      a0 = va.fma(m, a0);
+      b0 = vb.fma(m, b0);
+      m = FloatVector.fromArray(F, p, p1 + i);
+      a1 = va.fma(m, a1);
+      b1 = vb.fma(m, b1);
+      m = FloatVector.fromArray(F, p, p2 + i);
+      a2 = va.fma(m, a2);
+      b2 = vb.fma(m, b2);
+      m = FloatVector.fromArray(F, p, p3 + i);
+      a3 = va.fma(m, a3);
+      b3 = vb.fma(m, b3);
+      m = FloatVector.fromArray(F, p, p4 + i);
+      a4 = va.fma(m, a4);
+      b4 = vb.fma(m, b4);
+      m = FloatVector.fromArray(F, p, p5 + i);
+      a5 = va.fma(m, a5);
+      b5 = vb.fma(m, b5);
+      m = FloatVector.fromArray(F, p, p6 + i);
+      a6 = va.fma(m, a6);
+      b6 = vb.fma(m, b6);
+      m = FloatVector.fromArray(F, p, p7 + i);
+      a7 = va.fma(m, a7);
+      b7 = vb.fma(m, b7);
+    }
+    float[] ta = {a0.reduceLanes(VectorOperators.ADD), a1.reduceLanes(VectorOperators.ADD),
+        a2.reduceLanes(VectorOperators.ADD), a3.reduceLanes(VectorOperators.ADD),
+        a4.reduceLanes(VectorOperators.ADD), a5.reduceLanes(VectorOperators.ADD),
+        a6.reduceLanes(VectorOperators.ADD), a7.reduceLanes(VectorOperators.ADD)};
+    float[] tb = {b0.reduceLanes(VectorOperators.ADD), b1.reduceLanes(VectorOperators.ADD),
+        b2.reduceLanes(VectorOperators.ADD), b3.reduceLanes(VectorOperators.ADD),
+        b4.reduceLanes(VectorOperators.ADD), b5.reduceLanes(VectorOperators.ADD),
+        b6.reduceLanes(VectorOperators.ADD), b7.reduceLanes(VectorOperators.ADD)};
+    for (; i < d; i++) {
+      float va = q[a + i];
+      float vb = q[b + i];
+      for (int j = 0; j < 8; j++) {
+        float pj = p[p0 + j * d + i];
+        ta[j] += va * pj;
+        tb[j] += vb * pj;
+      }
+    }
+    System.arraycopy(ta, 0, out, oa, 8);
+    System.arraycopy(tb, 0, out, ob, 8);
+  }
+
   /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 4. */
   private static void dot4(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
     int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
