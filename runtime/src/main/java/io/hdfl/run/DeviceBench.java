@@ -13,6 +13,7 @@ import io.hdfl.kernels.PackedMatrix;
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.noise.SecureNoiseSource;
 import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.sensors.energy.DetectedMeter;
@@ -39,7 +40,8 @@ import java.util.SplittableRandom;
 
 /**
  * The on-device benchmark behind {@code hdfl bench}: the kernels' GEMM speed (scalar and vector),
- * encode and inference latency at the device's D and S, one federation round (a 3-peer ring over the
+ * encode and inference latency at the device's D and S, one update of {@code secure} noise for an S×D
+ * model, one federation round (a 3-peer ring over the
  * embedded broker: wall time and energy, with the meter that measured it) and the memory peak. Times
  * are medians of repeated runs after a warm-up.
  */
@@ -86,6 +88,7 @@ public final class DeviceBench {
     float[] scores = new float[p.classes()];
     r.put("infer_us", median(p.quick() ? 200 : 2000,
         () -> vector.dotScores(query, 1, model.vectors(), p.classes(), p.dim(), scores)) * 1e6);
+    r.put("secure_noise_ms", secureNoiseSeconds(p) * 1e3);
     round(p, r);
     r.put("heap_peak_mb", heapPeakBytes() / 1e6);
     long rss = rssPeakBytes();
@@ -125,6 +128,19 @@ public final class DeviceBench {
     } finally {
       meter.meter().close();
     }
+  }
+
+  /**
+   * One model update of {@code secure} noise, as a device adds it every turn: exact discrete Gaussian
+   * noise on all S·D coordinates of a model, at the variance a model that has absorbed 500 samples
+   * needs at ε = 1, δ0 = 1e-3 (the sampler's cost hardly depends on σ: it always works at σ/g ∈ [2^20,
+   * 2^21)).
+   */
+  private double secureNoiseSeconds(Plan p) {
+    SecureNoiseSource noise = new SecureNoiseSource();
+    float[] model = random(p.classes() * p.dim(), 7);
+    double variance = PrivacyParameters.withDelta0(p.dim(), 1.0, 1e-3).requiredVariance(500, 1.0);
+    return median(p.quick() ? 5 : 21, () -> noise.add(model, variance));
   }
 
   private double gemmSeconds(VectorKernels k, int n, Plan p, int reps) {

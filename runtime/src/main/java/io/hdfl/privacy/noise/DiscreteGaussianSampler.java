@@ -25,10 +25,12 @@ import java.math.RoundingMode;
  *
  * Every Bernoulli(exp(−γ)) coin, for rational γ, is the exact test U &lt; exp(−γ) of a uniform U whose
  * digits are drawn as far as needed ({@link ExpCoin}): the same distribution as CKS Algorithm 1 (which
- * builds the coin from a variable number of Bernoulli(γ/k) coins), with about 9 random bits and one
- * floating-point exp per coin instead of a loop of unpredictable branches, which made the sampler
- * 2–3 times faster. Floating point only bounds exp(−γ); the answer is decided in exact arithmetic
- * whenever the bounds do not.
+ * builds the coin from a variable number of Bernoulli(γ/k) coins), with about 9 random bits per coin
+ * and a floating-point exp only for the 1 coin in about 150 that a table of 2^−i/256 leaves
+ * undecided, instead of a loop of unpredictable branches, which made the sampler 2–3 times faster.
+ * Floating point only bounds exp(−γ); the answer is decided in exact arithmetic whenever the bounds
+ * do not. The proposal's uniform integer in [0, t) is Lemire's multiply-and-reject ({@link
+ * RandomBits#uniform}).
  *
  * <p>Not thread-safe (it consumes its {@link RandomBits}).
  */

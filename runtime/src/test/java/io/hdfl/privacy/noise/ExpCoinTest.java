@@ -182,7 +182,7 @@ class ExpCoinTest {
       double hi = ExpCoin.pow2Upper(z);
       assertTrue(lo <= p * (1 - 0x1p-51), "lower bound at z=" + z + ": " + lo + " vs " + p);
       assertTrue(hi >= p * (1 + 0x1p-51), "upper bound at z=" + z + ": " + hi + " vs " + p);
-      // at most two table steps wide, so the first 8 digits of U decide all but ~1 coin in 150
+      // one table step wide (plus the slack), so the first 8 digits of U decide all but ~1 coin in 150
       assertTrue(hi / lo <= Math.pow(2, 1.0 / 256) * (1 + 0x1p-45), "width at z=" + z + ": " + hi / lo);
       assertTrue(Double.isFinite(lo) && lo >= Double.MIN_NORMAL, "normal at z=" + z);
     }
@@ -203,20 +203,24 @@ class ExpCoinTest {
 
   @Test
   void tableMakesTheSameDecisionsOnTheSameDigitsAsMathExpAlone() {
-    // the table (and the precomputed log2(e)/den of the scaled coin) only skips Math.exp: every coin must come out the same from the same bits, and draw
-    // exactly as many of them (the next word of both streams must agree), including exponents whose
-    // exp(−r) lies within 2^-40 of a multiple of 2^-8, where the two brackets differ most
+    // the table (and the precomputed log2(e)/den of the scaled coin) only skips Math.exp: every coin
+    // must come out the same from the same bits, and draw exactly as many of them (the next word of
+    // the streams must agree). Cases: exp(−r) within 2^-40 of a multiple of 2^-8 (where the 8-digit
+    // decision is closest), the sampler's Laplace coin u/t, its acceptance coin (denominator 2·t·q·d
+    // near 2^61, numerators up to 2^63), and anything up to the tail. A bracket wrong by far less
+    // than a table step (a missing shrink, a slack short by 2^-40) would not show here; the error
+    // analysis in ExpCoin covers those.
     SplittableRandom rnd = new SplittableRandom(77);
     for (int trial = 0; trial < 300; trial++) {
       long seed = rnd.nextLong();
       KnownBits a = new KnownBits(seed);
       KnownBits b = new KnownBits(seed);
       KnownBits c = new KnownBits(seed);
-      int decided = 0;
+      int trues = 0;
       for (int i = 0; i < 5000; i++) {
         long den;
         long num;
-        switch (i % 3) {
+        switch (i % 4) {
           case 0: { // near a multiple of 2^-8: exp(−r) ≈ k/256
             den = 1L << 40;
             num = Math.round(-Math.log((1 + rnd.nextInt(256)) / 256.0) * den) + rnd.nextInt(5) - 2;
@@ -225,6 +229,11 @@ class ExpCoinTest {
           case 1: { // the sampler's Laplace coin: u/t
             den = 1_048_577 + rnd.nextInt(1 << 20);
             num = rnd.nextLong(den);
+            break;
+          }
+          case 2: { // the sampler's acceptance coin: (|Y|·d − q)² / (2·t·q·d), den near 2^61
+            den = (1L << 61) + rnd.nextLong(1L << 60);
+            num = rnd.nextBoolean() ? rnd.nextLong(Long.MAX_VALUE) : rnd.nextLong(den); // r up to 4, or below 1
             break;
           }
           default: { // anything up to the tail
@@ -236,12 +245,38 @@ class ExpCoinTest {
         boolean expected = referenceFlip(a, num, den);
         assertEquals(expected, ExpCoin.flip(b, num, den), "coin exp(-" + num + "/" + den + ")");
         assertEquals(expected, ExpCoin.flip(c, num, den, ExpCoin.log2eOver(den)), "scaled coin exp(-" + num + "/" + den + ")");
-        decided += expected ? 1 : 0;
+        trues += expected ? 1 : 0;
       }
       long next = a.nextBits(63);
       assertEquals(next, b.nextBits(63), "both streams drew the same digits (trial " + trial + ")");
       assertEquals(next, c.nextBits(63), "the scaled coin drew the same digits (trial " + trial + ")");
-      assertTrue(decided > 0 && decided < 5000);
+      assertTrue(trues > 0 && trues < 5000, "both outcomes occur: " + trues);
+    }
+  }
+
+  @Test
+  void tableEntriesBracketTheExactPowersOfTwo() {
+    // 2^(−i/256) to 60 digits: the 256th root of 2^−i by eight square roots
+    MathContext mc = new MathContext(60);
+    for (int n : new int[] {0, 1, 7, 300, 1009}) {
+      for (int i = 0; i <= 256; i++) {
+        BigDecimal exact = BigDecimal.ONE.divide(new BigDecimal(BigInteger.ONE.shiftLeft(i)), mc);
+        for (int k = 0; k < 8; k++) {
+          exact = exact.sqrt(mc);
+        }
+        exact = exact.divide(new BigDecimal(BigInteger.ONE.shiftLeft(n)), mc);
+        String at = "2^-(" + n + " + " + i + "/256)";
+        if (i >= 1) { // pow2Lower one step below the grid point returns that grid point's lower entry
+          double lo = ExpCoin.pow2Lower(n + (i - 1) / 256.0);
+          assertTrue(new BigDecimal(lo).compareTo(exact) < 0, at + ": lower entry " + lo + " not below " + exact);
+          assertTrue(new BigDecimal(lo).compareTo(exact.multiply(new BigDecimal(1 - 0x1p-48), mc)) > 0, at + ": lower entry too loose");
+        }
+        if (i <= 255) {
+          double hi = ExpCoin.pow2Upper(n + i / 256.0);
+          assertTrue(new BigDecimal(hi).compareTo(exact) > 0, at + ": upper entry " + hi + " not above " + exact);
+          assertTrue(new BigDecimal(hi).compareTo(exact.multiply(new BigDecimal(1 + 0x1p-48), mc)) < 0, at + ": upper entry too loose");
+        }
+      }
     }
   }
 }
