@@ -82,9 +82,9 @@ final class BenchCommand implements Callable<Integer> {
       JsonNode then = earlier == null ? null : earlier.get(e.getKey());
       if (then != null && then.isNumber() && e.getValue() instanceof Number v && then.asDouble() != 0) {
         double change = (v.doubleValue() / then.asDouble() - 1) * 100;
-        w.printf("  %-20s %14s   was %-12s %+.1f %%%n", e.getKey(), now, format(then.asDouble()), change);
+        w.printf("  %-26s %14s   was %-12s %+.1f %%%n", e.getKey(), now, format(then.asDouble()), change);
       } else {
-        w.printf("  %-20s %14s%n", e.getKey(), now);
+        w.printf("  %-26s %14s%n", e.getKey(), now);
       }
     }
     w.printf("written to %s%n", file);

@@ -83,8 +83,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <h2>Cost</h2>
  *
  * A draw at σ_Z ≈ 2^20 uses about 110 random bits. A 26×10000 model update (260,000 draws), warm, on
- * a 2-core AMD EPYC VM with AVX-512: 27–28 ms with JDK 17, of which 7 ms is the ChaCha20 keystream, and
- * 21–22 ms with JDK 25 (whose ChaCha20 is an intrinsic: 1.2 ms). The same VM took 40 ms before the
+ * a 2-core AMD EPYC VM with AVX-512 ({@code hdfl bench}, {@code secure_noise_ms}): 27.7 ms with JDK 17,
+ * 26.0 ms with JDK 25 (whose ChaCha20 is an intrinsic). The same VM took 40 ms before the
  * coins' first digits were tested against a table instead of Math.exp and the uniform proposal used
  * Lemire's method (both leave the distribution exactly as it was; the table leaves every coin and
  * every digit it draws as it was), and 45 ms before the coins were {@link ExpCoin} tests. The first update
