@@ -197,10 +197,30 @@ public final class LedgerCodec {
     }
     // Elsewhere d's rounding interval is symmetric, and rounding to n+1 digits lands at least as close
     // to d as rounding to n digits: the digit counts that round-trip are all counts from the shortest
-    // on, which a binary search finds in 4-5 tries instead of up to 17 (a ledger line has 7 numbers).
-    int lo = 1;
-    int hi = 17; // 17 significant digits always round-trip
-    String atHi = null;
+    // on. The JDK's own Double.toString round-trips and is the shortest, or one digit longer (JDK 17
+    // has such cases), so its digit count is tried first: usually two roundings decide, instead of
+    // a binary search's 4-5 (a ledger line has 7 numbers). Only the roundings decide the text.
+    int hint = Math.min(17, significantDigits(Double.toString(d)));
+    String atHint = roundedText(exact, hint);
+    if (Double.parseDouble(atHint) != d) {
+      return shortest(exact, d, hint + 1, 17, null); // not expected, but then the answer is longer
+    }
+    if (hint == 1) {
+      return atHint;
+    }
+    String below = roundedText(exact, hint - 1);
+    if (Double.parseDouble(below) != d) {
+      return atHint;
+    }
+    return shortest(exact, d, 1, hint - 1, below);
+  }
+
+  /**
+   * The rounding of {@code exact} (= d) to the fewest digits in [lo, hi] that parses back to d, by
+   * binary search; {@code atHi} is the text at hi when known to round-trip (null: hi is 17, which
+   * always does).
+   */
+  private static String shortest(BigDecimal exact, double d, int lo, int hi, String atHi) {
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       String text = roundedText(exact, mid);
@@ -211,7 +231,30 @@ public final class LedgerCodec {
         lo = mid + 1;
       }
     }
-    return atHi != null ? atHi : roundedText(exact, 17);
+    return atHi != null ? atHi : roundedText(exact, hi);
+  }
+
+  /** Significant digits of a Double.toString text ("0.0020" has 1, "1.25E-7" has 3). */
+  static int significantDigits(String text) {
+    int first = -1;
+    int last = -1;
+    int count = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == 'E') {
+        break;
+      }
+      if (c >= '0' && c <= '9') {
+        if (c != '0') {
+          if (first < 0) {
+            first = count;
+          }
+          last = count;
+        }
+        count++;
+      }
+    }
+    return first < 0 ? 1 : last - first + 1;
   }
 
   private static String roundedText(BigDecimal exact, int digits) {

@@ -96,6 +96,16 @@ class LedgerCodecTest {
     }
   }
 
+  @Test
+  void significantDigitsOfJdkTexts() {
+    String[][] cases = {{"0.0020", "1"}, {"1.0E23", "1"}, {"9.999999999999999E22", "16"}, {"-4000.0", "1"},
+        {"123.45", "5"}, {"1.25E-7", "3"}, {"0.0", "1"}, {"-0.0", "1"}, {"1.7976931348623157E308", "17"},
+        {"2.82879384806159008E17", "18"}, {"100.5", "4"}};
+    for (String[] c : cases) {
+      assertEquals(Integer.parseInt(c[1]), LedgerCodec.significantDigits(c[0]), c[0]);
+    }
+  }
+
   /** decimal's search against the plain scan of every digit count it replaced, on doubles of every kind. */
   @Test
   void decimalEqualsTheShortestRoundingFoundByTryingEveryDigitCount() {
