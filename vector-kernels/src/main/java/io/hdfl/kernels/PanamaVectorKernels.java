@@ -438,8 +438,14 @@ final class PanamaVectorKernels implements VectorKernels {
       a7 = va.fma(m, a7);
       b7 = vb.fma(m, b7);
     }
-    float[] ta = sums(a0, a1, a2, a3, a4, a5, a6, a7);
-    float[] tb = sums(b0, b1, b2, b3, b4, b5, b6, b7);
+    float[] ta = {a0.reduceLanes(VectorOperators.ADD), a1.reduceLanes(VectorOperators.ADD),
+        a2.reduceLanes(VectorOperators.ADD), a3.reduceLanes(VectorOperators.ADD),
+        a4.reduceLanes(VectorOperators.ADD), a5.reduceLanes(VectorOperators.ADD),
+        a6.reduceLanes(VectorOperators.ADD), a7.reduceLanes(VectorOperators.ADD)};
+    float[] tb = {b0.reduceLanes(VectorOperators.ADD), b1.reduceLanes(VectorOperators.ADD),
+        b2.reduceLanes(VectorOperators.ADD), b3.reduceLanes(VectorOperators.ADD),
+        b4.reduceLanes(VectorOperators.ADD), b5.reduceLanes(VectorOperators.ADD),
+        b6.reduceLanes(VectorOperators.ADD), b7.reduceLanes(VectorOperators.ADD)};
     for (; i < d; i++) {
       float va = q[a + i];
       float vb = q[b + i];
@@ -499,7 +505,10 @@ final class PanamaVectorKernels implements VectorKernels {
       s6 = v.fma(FloatVector.fromArray(F, p, p6 + i), s6);
       s7 = v.fma(FloatVector.fromArray(F, p, p7 + i), s7);
     }
-    float[] t = sums(s0, s1, s2, s3, s4, s5, s6, s7);
+    float[] t = {s0.reduceLanes(VectorOperators.ADD), s1.reduceLanes(VectorOperators.ADD),
+        s2.reduceLanes(VectorOperators.ADD), s3.reduceLanes(VectorOperators.ADD),
+        s4.reduceLanes(VectorOperators.ADD), s5.reduceLanes(VectorOperators.ADD),
+        s6.reduceLanes(VectorOperators.ADD), s7.reduceLanes(VectorOperators.ADD)};
     for (; i < d; i++) {
       float v = q[qo + i];
       for (int j = 0; j < 8; j++) {
@@ -507,15 +516,6 @@ final class PanamaVectorKernels implements VectorKernels {
       }
     }
     System.arraycopy(t, 0, out, o, 8);
-  }
-
-  /** The lane sums of eight accumulators, in order (dot8 and dot8Pair). */
-  private static float[] sums(FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3, FloatVector s4,
-      FloatVector s5, FloatVector s6, FloatVector s7) {
-    return new float[] {s0.reduceLanes(VectorOperators.ADD), s1.reduceLanes(VectorOperators.ADD),
-        s2.reduceLanes(VectorOperators.ADD), s3.reduceLanes(VectorOperators.ADD),
-        s4.reduceLanes(VectorOperators.ADD), s5.reduceLanes(VectorOperators.ADD),
-        s6.reduceLanes(VectorOperators.ADD), s7.reduceLanes(VectorOperators.ADD)};
   }
 
   @Override
