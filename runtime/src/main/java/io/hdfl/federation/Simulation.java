@@ -40,6 +40,10 @@ import java.util.function.Function;
  * the final model.
  */
 public final class Simulation {
+  /** The ledger topic the recorder probes its own subscription on (no peer has this id). */
+  static final String RECORDER_PROBE = "recorder-probe";
+  private static final byte[] PROBE_PAYLOAD = "probe".getBytes(StandardCharsets.US_ASCII);
+
   /** What a run produced. */
   public record Result(
       ClassPrototypes finalModel,
@@ -154,8 +158,15 @@ public final class Simulation {
           // a malformed report is not the recorder's problem to fix
         }
       });
-      recorder.subscribe(topics.allLedgers(), 1,
-          (topic, payload, retained) -> ledgerLines.add(new String(payload, StandardCharsets.US_ASCII)));
+      String probe = topics.ledger(RECORDER_PROBE);
+      java.util.concurrent.CountDownLatch probed = new java.util.concurrent.CountDownLatch(1);
+      recorder.subscribe(topics.allLedgers(), 1, (topic, payload, retained) -> {
+        if (topic.equals(probe)) {
+          probed.countDown();
+        } else {
+          ledgerLines.add(new String(payload, StandardCharsets.US_ASCII));
+        }
+      });
       String roundTopic = settings.topology() == Topology.RING ? topics.ringInbox(ids.get(0)) : topics.starGlobal();
       recorder.subscribe(roundTopic, 1, recorderFrames.receiver((topic, payload, retained) -> {
         try {
@@ -185,6 +196,7 @@ public final class Simulation {
           finalModel.completeExceptionally(e);
         }
       }));
+      awaitLedgerSubscription(recorder, probe, probed, Duration.ofSeconds(10));
       Map<String, PeerContext> contexts = connectAll(all, keys, running);
       if (settings.topology() == Topology.RING) {
         List<RingPeer> peers = new ArrayList<>();
@@ -351,6 +363,29 @@ public final class Simulation {
       }
     }
     return check.lines();
+  }
+
+  /**
+   * Publishes probes on the recorder's own ledger topic until its ledger subscription delivers one,
+   * before any peer connects. An embedded Moquette now and then drops a connection right after
+   * accepting it; the transport then makes the subscriptions again when it has reconnected, and a
+   * ledger line published before that would never reach the recorder (ledger lines are not retained,
+   * and a peer's own line travels on to one peer only).
+   */
+  private static void awaitLedgerSubscription(Transport recorder, String probe, java.util.concurrent.CountDownLatch seen,
+      Duration max) throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    do {
+      try {
+        recorder.publish(probe, PROBE_PAYLOAD, 1, false);
+      } catch (TransportException e) {
+        // reconnecting: the next probe goes out when the connection is back
+      }
+      if (seen.await(50, TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } while (System.nanoTime() < deadline);
+    throw new FederationException("the recorder's ledger subscription did not take within " + max.toSeconds() + " s");
   }
 
   /**
