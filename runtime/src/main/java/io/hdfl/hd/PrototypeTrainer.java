@@ -59,69 +59,39 @@ public final class PrototypeTrainer {
     return mistakes;
   }
 
-  /**
-   * One pass in the given order; returns the number of mistakes (= updates). Samples are scored in
-   * pairs ({@link VectorKernels#dotScoresPair}: the prototypes are read once for two samples, and the
-   * two samples' encodings stream from memory side by side); when the first of a pair changes the
-   * model, the second is scored again against the changed model. Every decision and update is
-   * therefore bit for bit the one-sample-at-a-time perceptron's.
-   */
+  /** One pass in the given order; returns the number of mistakes (= updates). */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
     int s = model.classes();
     int d = model.dim();
     float[] protos = model.vectors();
     float[] v = set.vectors();
-    float[] scores = new float[2 * s];
+    float[] scores = new float[s];
     int mistakes = 0;
-    int k = 0;
-    for (; k + 1 < order.length; k += 2) {
-      int first = order[k];
-      int second = order[k + 1];
-      kernels.dotScoresPair(v, set.offset(first), set.offset(second), protos, s, d, scores);
-      if (learn(model, set, first, scores, 0)) {
-        mistakes++;
-        kernels.dotScores(v, set.offset(second), 1, protos, s, d, scores);
-        mistakes += learn(model, set, second, scores, 0) ? 1 : 0;
-      } else {
-        mistakes += learn(model, set, second, scores, s) ? 1 : 0;
+    for (int i : order) {
+      int off = set.offset(i);
+      kernels.dotScores(v, off, 1, protos, s, d, scores);
+      int pred = 0;
+      double best = Double.NEGATIVE_INFINITY;
+      for (int c = 0; c < s; c++) {
+        double score = scores[c];
+        if (similarity == Similarity.COSINE) {
+          double n2 = model.normSq(c);
+          score = n2 > 0 ? score / Math.sqrt(n2) : 0.0;
+        }
+        if (score > best) {
+          best = score;
+          pred = c;
+        }
       }
-    }
-    if (k < order.length) {
-      kernels.dotScores(v, set.offset(order[k]), 1, protos, s, d, scores);
-      mistakes += learn(model, set, order[k], scores, 0) ? 1 : 0;
+      int truth = set.label(i);
+      if (pred != truth) {
+        double hSq = set.squaredNorm(i);
+        model.addKnowing(truth, 1f, v, off, scores[truth], hSq, kernels);
+        model.addKnowing(pred, -1f, v, off, scores[pred], hSq, kernels);
+        mistakes++;
+      }
     }
     return mistakes;
-  }
-
-  /**
-   * The perceptron step for sample {@code i} given its scores against the current model at {@code
-   * scores[base..base+S)}: predicts, and on a mistake adds the sample to its class and subtracts it
-   * from the predicted one. Returns whether it did.
-   */
-  private boolean learn(ClassPrototypes model, EncodedSet set, int i, float[] scores, int base) {
-    int s = model.classes();
-    int pred = 0;
-    double best = Double.NEGATIVE_INFINITY;
-    for (int c = 0; c < s; c++) {
-      double score = scores[base + c];
-      if (similarity == Similarity.COSINE) {
-        double n2 = model.normSq(c);
-        score = n2 > 0 ? score / Math.sqrt(n2) : 0.0;
-      }
-      if (score > best) {
-        best = score;
-        pred = c;
-      }
-    }
-    int truth = set.label(i);
-    if (pred == truth) {
-      return false;
-    }
-    int off = set.offset(i);
-    double hSq = set.squaredNorm(i);
-    model.addKnowing(truth, 1f, set.vectors(), off, scores[base + truth], hSq, kernels);
-    model.addKnowing(pred, -1f, set.vectors(), off, scores[base + pred], hSq, kernels);
-    return true;
   }
 
   private static void shuffle(int[] a, SplittableRandom rng) {

@@ -36,13 +36,6 @@ final class KernelArgs {
     matrix(out, outOff, n, b.cols(), "out");
   }
 
-  static void pairScores(float[] queries, int aOff, int bOff, float[] protos, int s, int d, float[] scores) {
-    matrix(queries, aOff, 1, d, "queries");
-    matrix(queries, bOff, 1, d, "queries");
-    matrix(protos, s, d, "protos");
-    matrix(scores, 2, s, "scores");
-  }
-
   static void scores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
     matrix(queries, qOff, nq, d, "queries");
     matrix(protos, s, d, "protos");

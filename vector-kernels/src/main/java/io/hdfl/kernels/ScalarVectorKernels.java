@@ -139,23 +139,6 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
-  public void dotScoresPair(float[] queries, int aOff, int bOff, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.pairScores(queries, aOff, bOff, protos, s, d, scores);
-    for (int c = 0; c < s; c++) {
-      float a = 0f;
-      float b = 0f;
-      int po = c * d;
-      for (int i = 0; i < d; i++) {
-        float p = protos[po + i];
-        a += queries[aOff + i] * p;
-        b += queries[bOff + i] * p;
-      }
-      scores[c] = a;
-      scores[s + c] = b;
-    }
-  }
-
-  @Override
   public int argmax(float[] x, int off, int len) {
     return argmaxOf(x, off, len);
   }

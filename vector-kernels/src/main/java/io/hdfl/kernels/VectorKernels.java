@@ -79,15 +79,6 @@ public interface VectorKernels {
    */
   void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores);
 
-  /**
-   * The scores of two queries stored anywhere in {@code queries} (at {@code aOff} and {@code bOff}, each
-   * {@code d} long) against the same prototypes: {@code scores[c]} for the first, {@code scores[s + c]}
-   * for the second. Every value is bit for bit what {@link #dotScores(float[], int, int, float[], int,
-   * int, float[])} gives for that query alone; reading the prototypes once for both is what makes it
-   * faster (a perceptron pass scores its samples in pairs this way).
-   */
-  void dotScoresPair(float[] queries, int aOff, int bOff, float[] protos, int s, int d, float[] scores);
-
   /** Index of the largest value (first one on ties); NaN never wins. {@code len >= 1}. */
   int argmax(float[] x, int off, int len);
 

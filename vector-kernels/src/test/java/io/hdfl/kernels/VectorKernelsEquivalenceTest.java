@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -124,36 +123,6 @@ class VectorKernelsEquivalenceTest {
           int past = (nq - 1) * d + 1;
           assertThrows(IndexOutOfBoundsException.class, () -> panama.dotScores(q, past, 1, p, s, d, one));
           assertThrows(IndexOutOfBoundsException.class, () -> scalar.dotScores(q, past, 1, p, s, d, one));
-        }
-      }
-    }
-  }
-
-  @Test
-  void pairScoresAreBitIdenticalToSingleQueryScores() {
-    List<VectorKernels> all = new ArrayList<>(KernelPairs.panamaVariants());
-    all.add(scalar);
-    for (VectorKernels k : all) {
-      for (int d : KernelPairs.AWKWARD_SIZES) {
-        for (int s : new int[] {1, 3, 4, 7, 8, 10, 12, 13, 16, 26}) {
-          float[] q = KernelPairs.gaussian(3 * d, d * 7L + s, 1.0);
-          float[] p = KernelPairs.gaussian(s * d, d * 5L + s, 1.0);
-          int[][] pairs = {{2 * d, 0}, {0, d}, {d, d}}; // out of order, adjacent, the same query twice
-          for (int[] pair : pairs) {
-            float[] both = new float[2 * s];
-            k.dotScoresPair(q, pair[0], pair[1], p, s, d, both);
-            float[] one = new float[s];
-            for (int which = 0; which < 2; which++) {
-              k.dotScores(q, pair[which], 1, p, s, d, one);
-              for (int c = 0; c < s; c++) {
-                assertEquals(Float.floatToRawIntBits(one[c]), Float.floatToRawIntBits(both[which * s + c]),
-                    k + " d=" + d + " s=" + s + " offsets " + pair[0] + "," + pair[1] + " query " + which + " class " + c);
-              }
-            }
-          }
-          float[] small = new float[2 * s - 1];
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, 2 * d + 1, p, s, d, new float[2 * s]));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, d, p, s, d, small));
         }
       }
     }
