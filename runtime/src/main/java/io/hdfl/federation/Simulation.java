@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -159,7 +160,7 @@ public final class Simulation {
         }
       });
       String probe = topics.ledger(RECORDER_PROBE);
-      java.util.concurrent.CountDownLatch probed = new java.util.concurrent.CountDownLatch(1);
+      CountDownLatch probed = new CountDownLatch(1);
       recorder.subscribe(topics.allLedgers(), 1, (topic, payload, retained) -> {
         if (topic.equals(probe)) {
           probed.countDown();
@@ -372,7 +373,7 @@ public final class Simulation {
    * ledger line published before that would never reach the recorder (ledger lines are not retained,
    * and a peer's own line travels on to one peer only).
    */
-  private static void awaitLedgerSubscription(Transport recorder, String probe, java.util.concurrent.CountDownLatch seen,
+  private static void awaitLedgerSubscription(Transport recorder, String probe, CountDownLatch seen,
       Duration max) throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
     do {

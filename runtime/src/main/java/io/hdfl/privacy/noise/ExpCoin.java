@@ -145,14 +145,19 @@ final class ExpCoin {
   static double pow2Lower(double z) {
     int n = (int) z;
     int i = (int) ((z - n) * POW2_STEPS);
-    return POW2_LO[i + 1] * Double.longBitsToDouble((long) (Double.MAX_EXPONENT - n) << 52);
+    return POW2_LO[i + 1] * twoToTheMinus(n);
   }
 
   /** An upper bound of 2^−z for 0 ≤ z ≤ {@value #MAX_TABLE_EXPONENT}: 2^−(n + i/256), as {@link #pow2Lower}. */
   static double pow2Upper(double z) {
     int n = (int) z;
     int i = (int) ((z - n) * POW2_STEPS);
-    return POW2_HI[i] * Double.longBitsToDouble((long) (Double.MAX_EXPONENT - n) << 52);
+    return POW2_HI[i] * twoToTheMinus(n);
+  }
+
+  /** 2^−n exactly, for 0 ≤ n ≤ 1022: the normal double with that exponent and no fraction bits. */
+  private static double twoToTheMinus(int n) {
+    return Double.longBitsToDouble((long) (Double.MAX_EXPONENT - n) << 52);
   }
 
   /**
