@@ -374,7 +374,9 @@ public final class RingPeer implements AutoCloseable {
     seenLines.add(LedgerCodec.hash(out.line().text()));
     // Committed before anything of this step leaves the peer: a restart hands on this very model
     // (the same noise, the same signed entry) and never draws noise for the step again.
-    ModelEnvelope outgoing = envelope(ModelEnvelope.Kind.RING_MODEL, model, out.after(), round, step, tail);
+    // the model is not changed after this: the envelope takes its array without a copy
+    ModelEnvelope outgoing = envelope(ModelEnvelope.Kind.RING_MODEL, model.classes(), model.dim(), model.vectors(),
+        out.after(), round, step, tail);
     try {
       commit(new RingCheckpoint(step, true, ctx.noise().position(), outgoing));
     } catch (java.io.IOException e) {
@@ -412,9 +414,7 @@ public final class RingPeer implements AutoCloseable {
     while (tail.size() > order.size()) {
       tail.remove(0);
     }
-    ClassPrototypes model = ClassPrototypes.copyOf(outgoing.classes(), outgoing.dim(), outgoing.prototypes());
-    forward(model, new ModelNoiseState(outgoing.presentVariance(), outgoing.samplesAbsorbed()), outgoing.round(), step,
-        tail);
+    forward(outgoing, tail);
     try {
       commit(committed.asDelivered());
     } catch (java.io.IOException e) {
@@ -459,18 +459,19 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /** Hands the model to the next live peer, or publishes it as final after the last step of round R. */
-  private void forward(ClassPrototypes model, ModelNoiseState out, int round, long step, List<String> tail)
-      throws InterruptedException {
+  private void forward(ModelEnvelope outgoing, List<String> tail) throws InterruptedException {
     var s = ctx.settings();
+    int round = outgoing.round();
+    long step = outgoing.step();
     for (int hop = 1; hop < order.size() + 1; hop++) {
       int next = (index + hop) % order.size();
       int nextRound = next <= index ? round + 1 : round;
       if (nextRound > s.rounds()) {
-        publishFinal(model, out, round, step, tail);
+        publishFinal(outgoing, tail);
         return;
       }
       String nextId = order.get(next);
-      ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, model, out, nextRound, step, tail);
+      ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, outgoing, nextRound, tail);
       try {
         if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
           return;
@@ -483,7 +484,7 @@ public final class RingPeer implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": " + nextId + " did not acknowledge step " + step
           + " within " + s.ackTimeout().toMillis() + " ms; skipping it");
     }
-    publishFinal(model, out, round, step, tail); // nobody else is alive
+    publishFinal(outgoing, tail); // nobody else is alive
   }
 
   /** Starts the reconnect grace when this peer's transport has lost its connection since last looked. */
@@ -545,19 +546,29 @@ public final class RingPeer implements AutoCloseable {
     return false;
   }
 
-  private void publishFinal(ClassPrototypes model, ModelNoiseState out, int round, long step, List<String> tail)
-      throws InterruptedException {
-    ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, model, out, round, step, tail);
+  private void publishFinal(ModelEnvelope outgoing, List<String> tail) throws InterruptedException {
+    long step = outgoing.step();
+    ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, outgoing, outgoing.round(), tail);
     ctx.publishReliably(topics.finalModel(), ctx.broadcastFrame(env), true, true);
     CrashPoints.reached("ring.final-published", step);
   }
 
-  private ModelEnvelope envelope(ModelEnvelope.Kind kind, ClassPrototypes model, ModelNoiseState out, int round,
-      long step, List<String> tail) {
+  /** {@code outgoing}'s model, noise state and step as a {@code kind} envelope for {@code round}. */
+  private ModelEnvelope envelope(ModelEnvelope.Kind kind, ModelEnvelope outgoing, int round, List<String> tail) {
+    return envelope(kind, outgoing.classes(), outgoing.dim(), outgoing.prototypes(),
+        new ModelNoiseState(outgoing.presentVariance(), outgoing.samplesAbsorbed()), round, outgoing.step(), tail);
+  }
+
+  /**
+   * An envelope of this peer's holding {@code prototypes} itself, not a copy (envelopes are never
+   * changed): the caller must not change the array afterwards.
+   */
+  private ModelEnvelope envelope(ModelEnvelope.Kind kind, int classes, int dim, float[] prototypes, ModelNoiseState out,
+      int round, long step, List<String> tail) {
     var s = ctx.settings();
     return new ModelEnvelope(kind, s.federation(), ctx.id(), round, step, s.encoder().kind().id(),
-        s.encoder().features(), s.encoder().basisSeed(), model.dim(), model.classes(), out.presentVariance(),
-        out.samplesAbsorbed(), tail, null, model.toArray());
+        s.encoder().features(), s.encoder().basisSeed(), dim, classes, out.presentVariance(),
+        out.samplesAbsorbed(), tail, null, prototypes);
   }
 
   private void sendAck(ModelEnvelope received) {
