@@ -1,15 +1,11 @@
 package io.hdfl.federation;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
-import java.io.IOException;
 import java.util.function.Consumer;
 
 /** Publishes a peer's round reports as JSON on {@code hdfl/F/metrics/<peer>}, best effort. */
 public final class MetricsPublisher implements Consumer<RoundReport> {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final Transport transport;
   private final String topic;
 
@@ -21,8 +17,8 @@ public final class MetricsPublisher implements Consumer<RoundReport> {
   @Override
   public void accept(RoundReport report) {
     try {
-      transport.publish(topic, JSON.writeValueAsBytes(report.toJson()), 1, false);
-    } catch (IOException | TransportException e) {
+      transport.publish(topic, report.toJson(), 1, false);
+    } catch (TransportException e) {
       // metrics are best effort; the ledger is not
     }
   }
