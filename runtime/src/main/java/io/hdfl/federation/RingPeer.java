@@ -356,22 +356,7 @@ public final class RingPeer implements AutoCloseable {
     CrashPoints.reached("ring.trained", step);
     List<String> tail = new ArrayList<>(env.ledgerLines());
     tail.add(out.line().text());
-    // Hashes by chain linkage: in an intact tail, line i's prev_hash is line i-1's hash, so only this
-    // peer's new line is hashed, not the K lines that travel with every model. Fork detection is a
-    // safeguard against stale copies, not a security check: the ledger verifier checks the linkage.
-    for (int i = 0; i < tail.size(); i++) {
-      String parent;
-      try {
-        parent = LedgerCodec.prevHashOf(tail.get(i));
-      } catch (LedgerFormatException e) {
-        continue; // not this peer's to judge: the ledger verifier reports it
-      }
-      extendedParents.add(parent);
-      if (i > 0) {
-        seenLines.add(parent);
-      }
-    }
-    seenLines.add(LedgerCodec.hash(out.line().text()));
+    remember(tail);
     // Committed before anything of this step leaves the peer: a restart hands on this very model
     // (the same noise, the same signed entry) and never draws noise for the step again.
     // the model is not changed after this: the envelope takes its array without a copy
@@ -398,6 +383,30 @@ public final class RingPeer implements AutoCloseable {
         (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
+  }
+
+  /**
+   * Records the lines of {@code tail}, ending with this peer's new one, for fork detection. Hashes by
+   * chain linkage: in an intact tail, line i's prev_hash is line i-1's hash, so only this peer's new
+   * line is hashed, not the K lines that travel with every model. Fork detection is a safeguard
+   * against stale copies, not a security check: the ledger verifier checks the linkage. (A method of
+   * its own: as a loop inside {@link #process} it made the JIT compile all of that twice, once
+   * on-stack while the loop ran.)
+   */
+  private void remember(List<String> tail) {
+    for (int i = 0; i < tail.size(); i++) {
+      String parent;
+      try {
+        parent = LedgerCodec.prevHashOf(tail.get(i));
+      } catch (LedgerFormatException e) {
+        continue; // not this peer's to judge: the ledger verifier reports it
+      }
+      extendedParents.add(parent);
+      if (i > 0) {
+        seenLines.add(parent);
+      }
+    }
+    seenLines.add(LedgerCodec.hash(tail.get(tail.size() - 1)));
   }
 
   /**
