@@ -231,14 +231,20 @@ public final class RingPeer implements AutoCloseable {
   /** Subscribes to the inbox and the ack topic. */
   public void start() throws TransportException {
     ctx.transport().subscribe(topics.ringAcks(ctx.id()), 1, (topic, payload, retained) -> onAck(payload));
-    // A model is opened, checked and acknowledged on receipt (the transport's thread), then trained on
-    // this peer's worker: an ack never waits behind this peer's own hand-off (which, during a broker
-    // outage, can take a while), so a resend is answered at once and never mistaken for a dead peer.
+    // A model is opened, checked, persisted and acknowledged on receipt (the transport's thread), and
+    // trained on this peer's worker: an ack never waits behind this peer's own hand-off (which, during
+    // a broker outage, can take a while), so a resend is answered at once and never mistaken for a dead
+    // peer. The worker is given the model before the ack is sent: over MQTT the ack's publish waits for
+    // the broker's PUBACK, a round trip that would otherwise delay every hop of the ring.
     ctx.transport().subscribe(topics.ringInbox(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed) {
-        ModelEnvelope env = onModel(payload);
-        if (env != null) {
-          worker.execute(() -> process(env));
+        Received r = onModel(payload);
+        if (r != null) {
+          worker.execute(() -> process(r.env()));
+          sendAck(r.env());
+          if (r.fresh()) {
+            CrashPoints.reached("ring.acked", r.env().step() + 1);
+          }
         }
       }
     }));
@@ -258,8 +264,14 @@ public final class RingPeer implements AutoCloseable {
     });
   }
 
-  /** Opens, checks and acknowledges a received model; null if it is not one to train on. */
-  private ModelEnvelope onModel(byte[] payload) {
+  /** A model to acknowledge; {@code fresh} unless it repeats a step this peer already produced. */
+  private record Received(ModelEnvelope env, boolean fresh) {}
+
+  /**
+   * Opens and checks a received model and persists it if it is fresh; null if it is not one to
+   * acknowledge (a duplicate is acknowledged again, and dropped by {@link #process}).
+   */
+  private Received onModel(byte[] payload) {
     HopCipher.Opened opened = ctx.open(payload, "a model");
     if (opened == null) {
       return null;
@@ -291,11 +303,7 @@ public final class RingPeer implements AutoCloseable {
       }
       CrashPoints.reached("ring.persisted", step);
     }
-    sendAck(env);
-    if (fresh) {
-      CrashPoints.reached("ring.acked", step);
-    }
-    return env;
+    return new Received(env, fresh);
   }
 
   /** Forgets a received model that will not be trained on (a duplicate, a fork, a bad line). */
@@ -410,8 +418,10 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /**
-   * Archives the committed outgoing model's ledger lines, publishes this peer's entry, hands the model
-   * on, and commits its delivery.
+   * Archives the committed outgoing model's ledger lines, hands the model on, publishes this peer's
+   * entry on its ledger topic, and commits the delivery. The entry is published after the hand-off
+   * (it travels in the model's ledger lines too): over MQTT its publish waits for the broker's
+   * PUBACK, and before the hand-off that round trip would delay every hop of the ring.
    */
   private void handOn(ModelEnvelope outgoing) throws InterruptedException {
     long step = outgoing.step();
@@ -419,11 +429,11 @@ public final class RingPeer implements AutoCloseable {
     archive(tail);
     CrashPoints.reached("ring.archived", step);
     String own = tail.get(tail.size() - 1);
-    ctx.publishReliably(topics.ledger(ctx.id()), own.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false, false);
     while (tail.size() > order.size()) {
       tail.remove(0);
     }
     forward(outgoing, tail);
+    ctx.publishReliably(topics.ledger(ctx.id()), own.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false, false);
     try {
       commit(committed.asDelivered());
     } catch (java.io.IOException e) {
