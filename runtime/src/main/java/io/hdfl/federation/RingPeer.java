@@ -418,22 +418,19 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /**
-   * Archives the committed outgoing model's ledger lines, hands the model on, publishes this peer's
-   * entry on its ledger topic, and commits the delivery. The entry is published after the hand-off
-   * (it travels in the model's ledger lines too): over MQTT its publish waits for the broker's
-   * PUBACK, and before the hand-off that round trip would delay every hop of the ring.
+   * Archives the committed outgoing model's ledger lines, hands the model on and publishes this
+   * peer's entry on its ledger topic, and commits the delivery.
    */
   private void handOn(ModelEnvelope outgoing) throws InterruptedException {
     long step = outgoing.step();
     List<String> tail = new ArrayList<>(outgoing.ledgerLines());
     archive(tail);
     CrashPoints.reached("ring.archived", step);
-    String own = tail.get(tail.size() - 1);
+    byte[] own = tail.get(tail.size() - 1).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     while (tail.size() > order.size()) {
       tail.remove(0);
     }
-    forward(outgoing, tail);
-    ctx.publishReliably(topics.ledger(ctx.id()), own.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false, false);
+    forward(outgoing, tail, own);
     try {
       commit(committed.asDelivered());
     } catch (java.io.IOException e) {
@@ -477,8 +474,15 @@ public final class RingPeer implements AutoCloseable {
     }
   }
 
-  /** Hands the model to the next live peer, or publishes it as final after the last step of round R. */
-  private void forward(ModelEnvelope outgoing, List<String> tail) throws InterruptedException {
+  /**
+   * Hands the model to the next live peer and then publishes this peer's ledger entry {@code own}, or,
+   * after the last step of round R, publishes the entry and then the model as final. The entry
+   * travels in the model's ledger lines too, so it is published after a hand-off: over MQTT its
+   * publish waits for the broker's PUBACK, a round trip that would otherwise delay every hop. Before
+   * the final model it comes first, so that whoever takes the final model finds the last entry on
+   * the ledger topic.
+   */
+  private void forward(ModelEnvelope outgoing, List<String> tail, byte[] own) throws InterruptedException {
     var s = ctx.settings();
     int round = outgoing.round();
     long step = outgoing.step();
@@ -486,6 +490,7 @@ public final class RingPeer implements AutoCloseable {
       int next = (index + hop) % order.size();
       int nextRound = next <= index ? round + 1 : round;
       if (nextRound > s.rounds()) {
+        publishEntry(own);
         publishFinal(outgoing, tail);
         return;
       }
@@ -493,6 +498,7 @@ public final class RingPeer implements AutoCloseable {
       ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, outgoing, nextRound, tail);
       try {
         if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
+          publishEntry(own);
           return;
         }
       } catch (SealException e) {
@@ -503,7 +509,12 @@ public final class RingPeer implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": " + nextId + " did not acknowledge step " + step
           + " within " + s.ackTimeout().toMillis() + " ms; skipping it");
     }
+    publishEntry(own);
     publishFinal(outgoing, tail); // nobody else is alive
+  }
+
+  private void publishEntry(byte[] own) throws InterruptedException {
+    ctx.publishReliably(topics.ledger(ctx.id()), own, false, false);
   }
 
   /** Starts the reconnect grace when this peer's transport has lost its connection since last looked. */
