@@ -57,6 +57,18 @@ public final class LedgerCodec {
   private static final ObjectMapper STRICT = strictMapper();
   private static final HexFormat HEX = HexFormat.of();
 
+  /**
+   * One SHA-256 digest per thread: a ring peer hashes two or three lines per hop, and looking the
+   * algorithm up in the providers each time (a reflective construction) cost more than hashing.
+   */
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
+  });
+
   private LedgerCodec() {}
 
   /** A line split at its signature. */
@@ -164,11 +176,8 @@ public final class LedgerCodec {
   }
 
   public static String hash(String line) {
-    try {
-      return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(line.getBytes(StandardCharsets.US_ASCII)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JDK", e);
-    }
+    // digest() leaves the digest reset for the next line
+    return HEX.formatHex(SHA256.get().digest(line.getBytes(StandardCharsets.US_ASCII)));
   }
 
   /**

@@ -222,4 +222,34 @@ class LedgerCodecTest {
   private static String problem(String line) {
     return assertThrows(LedgerFormatException.class, () -> LedgerCodec.parse(line)).problem();
   }
+
+  @Test
+  void hashIsSha256InLowerCaseHexAndEachLineIsHashedAfresh() throws Exception {
+    // FIPS 180-2 test vectors; hashing one line must not leave state behind for the next
+    String abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    String empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    assertEquals(abc, LedgerCodec.hash("abc"));
+    assertEquals(empty, LedgerCodec.hash(""));
+    assertEquals(abc, LedgerCodec.hash("abc"));
+    // and on other threads, concurrently
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Boolean>> checks = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        checks.add(pool.submit(() -> {
+          for (int i = 0; i < 2000; i++) {
+            if (!LedgerCodec.hash(i % 2 == 0 ? "abc" : "").equals(i % 2 == 0 ? abc : empty)) {
+              return false;
+            }
+          }
+          return true;
+        }));
+      }
+      for (var c : checks) {
+        assertTrue(c.get());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
