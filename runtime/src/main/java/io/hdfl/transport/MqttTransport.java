@@ -12,7 +12,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import javax.net.SocketFactory;
 import javax.net.ssl.SSLException;
 import org.eclipse.paho.client.mqttv3.IMqttActionListener;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
@@ -29,7 +28,8 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  * EMQX, HiveMQ, the {@link EmbeddedBroker}). Connect with {@link #connect(MqttSettings)}.
  *
  * <ul>
- *   <li>TCP_NODELAY is set on the socket (plain and TLS), see {@link NoDelaySocketFactory}.
+ *   <li>TCP_NODELAY is set on the socket (plain and TLS), and a plain socket buffers a message until
+ *       Paho flushes it, see {@link NoDelaySocketFactory}.
  *   <li>Sessions are clean (cleanSession=true) and the connection is re-established automatically by
  *       Paho (back-off from 1 s up to {@link MqttSettings#maxReconnectDelay()}); after a reconnect all
  *       subscriptions of this transport are subscribed again before {@link #isConnected()} turns true.
@@ -128,7 +128,7 @@ public final class MqttTransport implements Transport {
       options.setSocketFactory(f);
       socket = f::lastSocket;
     } else {
-      NoDelaySocketFactory f = new NoDelaySocketFactory(SocketFactory.getDefault());
+      NoDelaySocketFactory f = new NoDelaySocketFactory();
       options.setSocketFactory(f);
       socket = f::lastSocket;
     }
