@@ -490,8 +490,7 @@ public final class RingPeer implements AutoCloseable {
       int next = (index + hop) % order.size();
       int nextRound = next <= index ? round + 1 : round;
       if (nextRound > s.rounds()) {
-        publishEntry(own);
-        publishFinal(outgoing, tail);
+        publishFinal(outgoing, tail, own);
         return;
       }
       String nextId = order.get(next);
@@ -509,8 +508,7 @@ public final class RingPeer implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": " + nextId + " did not acknowledge step " + step
           + " within " + s.ackTimeout().toMillis() + " ms; skipping it");
     }
-    publishEntry(own);
-    publishFinal(outgoing, tail); // nobody else is alive
+    publishFinal(outgoing, tail, own); // nobody else is alive
   }
 
   private void publishEntry(byte[] own) throws InterruptedException {
@@ -576,7 +574,9 @@ public final class RingPeer implements AutoCloseable {
     return false;
   }
 
-  private void publishFinal(ModelEnvelope outgoing, List<String> tail) throws InterruptedException {
+  /** Publishes this peer's ledger entry {@code own}, then {@code outgoing} as the final model. */
+  private void publishFinal(ModelEnvelope outgoing, List<String> tail, byte[] own) throws InterruptedException {
+    publishEntry(own);
     long step = outgoing.step();
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, outgoing, outgoing.round(), tail);
     ctx.publishReliably(topics.finalModel(), ctx.broadcastFrame(env), true, true);
