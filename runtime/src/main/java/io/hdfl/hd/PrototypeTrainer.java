@@ -59,39 +59,72 @@ public final class PrototypeTrainer {
     return mistakes;
   }
 
-  /** One pass in the given order; returns the number of mistakes (= updates). */
+  /**
+   * One pass in the given order; returns the number of mistakes (= updates). Samples are scored two at
+   * a time, so the prototypes are read once for both (from L2: S × D floats do not fit in L1); when
+   * the first one changes two classes, the second one's scores for those two are computed again, so
+   * the pass is bit for bit the one-sample-at-a-time perceptron.
+   */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
     int s = model.classes();
     int d = model.dim();
     float[] protos = model.vectors();
     float[] v = set.vectors();
-    float[] scores = new float[s];
+    float[] scores = new float[2 * s];
     int mistakes = 0;
-    for (int i : order) {
-      int off = set.offset(i);
-      kernels.dotScores(v, off, 1, protos, s, d, scores);
-      int pred = 0;
-      double best = Double.NEGATIVE_INFINITY;
-      for (int c = 0; c < s; c++) {
-        double score = scores[c];
-        if (similarity == Similarity.COSINE) {
-          double n2 = model.normSq(c);
-          score = n2 > 0 ? score / Math.sqrt(n2) : 0.0;
-        }
-        if (score > best) {
-          best = score;
-          pred = c;
-        }
+    int k = 0;
+    for (; k + 1 < order.length; k += 2) {
+      int first = order[k];
+      int second = order[k + 1];
+      int secondOff = set.offset(second);
+      kernels.dotScoresPair(v, set.offset(first), secondOff, protos, s, d, scores);
+      int pred = learn(model, set, first, scores, 0);
+      if (pred >= 0) {
+        mistakes++;
+        int truth = set.label(first);
+        scores[s + truth] = kernels.dotScore(v, secondOff, protos, s, d, truth);
+        scores[s + pred] = kernels.dotScore(v, secondOff, protos, s, d, pred);
       }
-      int truth = set.label(i);
-      if (pred != truth) {
-        double hSq = set.squaredNorm(i);
-        model.addKnowing(truth, 1f, v, off, scores[truth], hSq, kernels);
-        model.addKnowing(pred, -1f, v, off, scores[pred], hSq, kernels);
+      if (learn(model, set, second, scores, s) >= 0) {
+        mistakes++;
+      }
+    }
+    if (k < order.length) {
+      kernels.dotScores(v, set.offset(order[k]), 1, protos, s, d, scores);
+      if (learn(model, set, order[k], scores, 0) >= 0) {
         mistakes++;
       }
     }
     return mistakes;
+  }
+
+  /**
+   * Predicts sample {@code i} from its scores at {@code scores[so..so+S)}; on a mistake adds it to its
+   * class and subtracts it from the predicted one. Returns the predicted class on a mistake, else -1.
+   */
+  private int learn(ClassPrototypes model, EncodedSet set, int i, float[] scores, int so) {
+    int pred = 0;
+    double best = Double.NEGATIVE_INFINITY;
+    for (int c = 0; c < model.classes(); c++) {
+      double score = scores[so + c];
+      if (similarity == Similarity.COSINE) {
+        double n2 = model.normSq(c);
+        score = n2 > 0 ? score / Math.sqrt(n2) : 0.0;
+      }
+      if (score > best) {
+        best = score;
+        pred = c;
+      }
+    }
+    int truth = set.label(i);
+    if (pred == truth) {
+      return -1;
+    }
+    int off = set.offset(i);
+    double hSq = set.squaredNorm(i);
+    model.addKnowing(truth, 1f, set.vectors(), off, scores[so + truth], hSq, kernels);
+    model.addKnowing(pred, -1f, set.vectors(), off, scores[so + pred], hSq, kernels);
+    return pred;
   }
 
   private static void shuffle(int[] a, SplittableRandom rng) {

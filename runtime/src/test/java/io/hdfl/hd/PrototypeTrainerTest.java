@@ -53,6 +53,88 @@ class PrototypeTrainerTest {
   }
 
   @Test
+  void aPassInPairsIsBitForBitThePassOneSampleAtATime() {
+    // odd and even sample counts (an odd one ends with a sample alone), class counts around the
+    // kernels' groups of eight and four, both similarities, and passes enough for the JIT to compile
+    for (VectorKernels k : new VectorKernels[] {K, VectorKernelsProvider.scalar()}) {
+      for (Similarity sim : Similarity.values()) {
+        for (int[] shape : new int[][] {{101, 10, 300}, {64, 3, 37}, {33, 26, 50}, {7, 12, 4}}) {
+          int n = shape[0], s = shape[1], d = shape[2];
+          SplittableRandom r = new SplittableRandom(n * 31L + s);
+          float[] v = new float[n * d];
+          int[] y = new int[n];
+          for (int i = 0; i < n; i++) {
+            y[i] = r.nextInt(s);
+            for (int j = 0; j < d; j++) {
+              v[i * d + j] = (float) (r.nextGaussian() + (j % s == y[i] ? 0.5 : 0.0));
+            }
+          }
+          EncodedSet set = EncodedSet.of(v, n, d, y, s);
+          float[] start = new float[s * d];
+          for (int j = 0; j < start.length; j++) {
+            start[j] = (float) r.nextGaussian();
+          }
+          ClassPrototypes paired = ClassPrototypes.copyOf(s, d, start);
+          ClassPrototypes single = ClassPrototypes.copyOf(s, d, start);
+          PrototypeTrainer trainer = new PrototypeTrainer(k, sim);
+          int[] order = new int[n];
+          for (int i = 0; i < n; i++) {
+            order[i] = i;
+          }
+          int updates = 0;
+          for (int pass = 0; pass < 40; pass++) {
+            for (int i = n - 1; i > 0; i--) {
+              int j = r.nextInt(i + 1);
+              int t = order[i];
+              order[i] = order[j];
+              order[j] = t;
+            }
+            int mistakes = trainer.epoch(paired, set, order);
+            assertEquals(oneAtATime(k, sim, single, set, order), mistakes, "pass " + pass);
+            String at = k.describe() + " " + sim + " n=" + n + " s=" + s + " d=" + d + " pass " + pass;
+            assertArrayEquals(single.toArray(), paired.toArray(), at);
+            for (int c = 0; c < s; c++) {
+              assertEquals(single.normSq(c), paired.normSq(c), 0.0, at + " norm of " + c);
+            }
+            updates += mistakes;
+          }
+          assertTrue(updates >= 10, "the passes must change the model, n=" + n + " s=" + s + ": " + updates);
+        }
+      }
+    }
+  }
+
+  /** The perceptron pass scoring one sample at a time (the definition {@code epoch} must match). */
+  private static int oneAtATime(VectorKernels k, Similarity sim, ClassPrototypes model, EncodedSet set, int[] order) {
+    int s = model.classes();
+    float[] scores = new float[s];
+    int mistakes = 0;
+    for (int i : order) {
+      int off = set.offset(i);
+      k.dotScores(set.vectors(), off, 1, model.vectors(), s, model.dim(), scores);
+      int pred = 0;
+      double best = Double.NEGATIVE_INFINITY;
+      for (int c = 0; c < s; c++) {
+        double score = scores[c];
+        if (sim == Similarity.COSINE) {
+          score = model.normSq(c) > 0 ? score / Math.sqrt(model.normSq(c)) : 0.0;
+        }
+        if (score > best) {
+          best = score;
+          pred = c;
+        }
+      }
+      int truth = set.label(i);
+      if (pred != truth) {
+        model.addKnowing(truth, 1f, set.vectors(), off, scores[truth], set.squaredNorm(i), k);
+        model.addKnowing(pred, -1f, set.vectors(), off, scores[pred], set.squaredNorm(i), k);
+        mistakes++;
+      }
+    }
+    return mistakes;
+  }
+
+  @Test
   void retrainingImprovesTrainingAccuracyAndIsDeterministic() {
     Encoder enc = new Encoder(new EncoderSpec(EncoderKind.COS, 20, 1000, 3L), K, 2);
     EncodedSet train = blobs(600, 1, enc);

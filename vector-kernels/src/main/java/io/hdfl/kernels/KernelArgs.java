@@ -41,4 +41,19 @@ final class KernelArgs {
     matrix(protos, s, d, "protos");
     matrix(scores, nq, s, "scores");
   }
+
+  static void scoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    matrix(queries, off1, 1, d, "queries");
+    matrix(queries, off2, 1, d, "queries");
+    matrix(protos, s, d, "protos");
+    matrix(scores, 2, s, "scores");
+  }
+
+  static void scoreOf(float[] queries, int qOff, float[] protos, int s, int d, int c) {
+    matrix(queries, qOff, 1, d, "queries");
+    matrix(protos, s, d, "protos");
+    if (c < 0 || c >= s) {
+      throw new IndexOutOfBoundsException("class " + c + " outside 0.." + (s - 1));
+    }
+  }
 }

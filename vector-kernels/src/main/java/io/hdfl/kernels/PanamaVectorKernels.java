@@ -300,6 +300,25 @@ final class PanamaVectorKernels implements VectorKernels {
 
   // ---------------------------------------------------------------- BLAS-1
 
+  /** Scratch for {@link #laneSum}, one per thread. */
+  private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
+
+  /**
+   * The lanes of {@code v} added one after another from lane 0, {@code ((0 + v0) + v1) + ...}: the
+   * order of {@code reduceLanes(ADD)} in JDK 17's interpreter and C2 alike, written out because JDK
+   * 25's C2 sums the lanes in another order than its interpreter and C1, so that a score, and with it
+   * a model, would depend on when its kernel was compiled. {@code lanes} is this thread's scratch.
+   */
+  private static float laneSum(FloatVector v, float[] lanes) {
+    v.intoArray(lanes, 0);
+    float s = 0f;
+    for (int k = 0; k < L; k++) {
+      s += lanes[k];
+    }
+    return s;
+  }
+
+
   @Override
   public float dot(float[] a, int aOff, float[] b, int bOff, int len) {
     KernelArgs.range(a, aOff, len, "a");
@@ -308,6 +327,7 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   private static float dotUnchecked(float[] a, int aOff, float[] b, int bOff, int len) {
+    float[] lanes = LANES.get();
     FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
         s3 = FloatVector.zero(F);
     int i = 0;
@@ -320,7 +340,7 @@ final class PanamaVectorKernels implements VectorKernels {
     for (int bound = F.loopBound(len); i < bound; i += L) {
       s0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), s0);
     }
-    float s = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+    float s = laneSum(s0.add(s1).add(s2.add(s3)), lanes);
     for (; i < len; i++) {
       s += a[aOff + i] * b[bOff + i];
     }
@@ -383,8 +403,176 @@ final class PanamaVectorKernels implements VectorKernels {
     }
   }
 
+  @Override
+  public void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
+    // the grouping of dotScores, and in each group its order of operations, so every score has its bits
+    int c = 0;
+    for (; c + 8 <= s; c += 8) {
+      dot8Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
+    }
+    for (; c + 4 <= s; c += 4) {
+      dot4Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
+    }
+    for (; c < s; c++) {
+      dotUncheckedPair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
+    }
+  }
+
+  @Override
+  public float dotScore(float[] queries, int qOff, float[] protos, int s, int d, int c) {
+    KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
+    // dotScores gives the classes it scores in groups of eight and four one accumulator each
+    int grouped = s / 8 * 8 + s % 8 / 4 * 4;
+    return c < grouped ? dot1(queries, qOff, protos, c * d, d) : dotUnchecked(queries, qOff, protos, c * d, d);
+  }
+
+  /** One class as {@link #dot8} and {@link #dot4} score each of theirs: one accumulator, its lanes, the tail. */
+  private static float dot1(float[] q, int qo, float[] p, int po, int d) {
+    float[] lanes = LANES.get();
+    FloatVector s0 = FloatVector.zero(F);
+    int i = 0;
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      s0 = FloatVector.fromArray(F, q, qo + i).fma(FloatVector.fromArray(F, p, po + i), s0);
+    }
+    float t = laneSum(s0, lanes);
+    for (; i < d; i++) {
+      t += q[qo + i] * p[po + i];
+    }
+    return t;
+  }
+
+  /** {@link #dot8} for the queries at {@code qa} and {@code qb}, the prototypes read once; out at oa, ob. */
+  private static void dot8Pair(float[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob) {
+    float[] lanes = LANES.get();
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+    int i = 0;
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      FloatVector x = FloatVector.fromArray(F, q, qa + i);
+      FloatVector y = FloatVector.fromArray(F, q, qb + i);
+      FloatVector w = FloatVector.fromArray(F, p, p0 + i);
+      a0 = x.fma(w, a0);
+      b0 = y.fma(w, b0);
+      w = FloatVector.fromArray(F, p, p1 + i);
+      a1 = x.fma(w, a1);
+      b1 = y.fma(w, b1);
+      w = FloatVector.fromArray(F, p, p2 + i);
+      a2 = x.fma(w, a2);
+      b2 = y.fma(w, b2);
+      w = FloatVector.fromArray(F, p, p3 + i);
+      a3 = x.fma(w, a3);
+      b3 = y.fma(w, b3);
+      w = FloatVector.fromArray(F, p, p4 + i);
+      a4 = x.fma(w, a4);
+      b4 = y.fma(w, b4);
+      w = FloatVector.fromArray(F, p, p5 + i);
+      a5 = x.fma(w, a5);
+      b5 = y.fma(w, b5);
+      w = FloatVector.fromArray(F, p, p6 + i);
+      a6 = x.fma(w, a6);
+      b6 = y.fma(w, b6);
+      w = FloatVector.fromArray(F, p, p7 + i);
+      a7 = x.fma(w, a7);
+      b7 = y.fma(w, b7);
+    }
+    float[] t = {laneSum(a0, lanes), laneSum(a1, lanes),
+        laneSum(a2, lanes), laneSum(a3, lanes),
+        laneSum(a4, lanes), laneSum(a5, lanes),
+        laneSum(a6, lanes), laneSum(a7, lanes),
+        laneSum(b0, lanes), laneSum(b1, lanes),
+        laneSum(b2, lanes), laneSum(b3, lanes),
+        laneSum(b4, lanes), laneSum(b5, lanes),
+        laneSum(b6, lanes), laneSum(b7, lanes)};
+    for (; i < d; i++) {
+      float u = q[qa + i];
+      float v = q[qb + i];
+      for (int j = 0; j < 8; j++) {
+        t[j] += u * p[p0 + j * d + i];
+        t[8 + j] += v * p[p0 + j * d + i];
+      }
+    }
+    System.arraycopy(t, 0, out, oa, 8);
+    System.arraycopy(t, 8, out, ob, 8);
+  }
+
+  /** {@link #dot4} for the queries at {@code qa} and {@code qb}, the prototypes read once; out at oa, ob. */
+  private static void dot4Pair(float[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob) {
+    float[] lanes = LANES.get();
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    int i = 0;
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      FloatVector x = FloatVector.fromArray(F, q, qa + i);
+      FloatVector y = FloatVector.fromArray(F, q, qb + i);
+      FloatVector w = FloatVector.fromArray(F, p, p0 + i);
+      a0 = x.fma(w, a0);
+      b0 = y.fma(w, b0);
+      w = FloatVector.fromArray(F, p, p1 + i);
+      a1 = x.fma(w, a1);
+      b1 = y.fma(w, b1);
+      w = FloatVector.fromArray(F, p, p2 + i);
+      a2 = x.fma(w, a2);
+      b2 = y.fma(w, b2);
+      w = FloatVector.fromArray(F, p, p3 + i);
+      a3 = x.fma(w, a3);
+      b3 = y.fma(w, b3);
+    }
+    float[] t = {laneSum(a0, lanes), laneSum(a1, lanes),
+        laneSum(a2, lanes), laneSum(a3, lanes),
+        laneSum(b0, lanes), laneSum(b1, lanes),
+        laneSum(b2, lanes), laneSum(b3, lanes)};
+    for (; i < d; i++) {
+      float u = q[qa + i];
+      float v = q[qb + i];
+      for (int j = 0; j < 4; j++) {
+        t[j] += u * p[p0 + j * d + i];
+        t[4 + j] += v * p[p0 + j * d + i];
+      }
+    }
+    System.arraycopy(t, 0, out, oa, 4);
+    System.arraycopy(t, 4, out, ob, 4);
+  }
+
+  /** {@link #dotUnchecked} of one prototype with the queries at {@code qa} and {@code qb}; out at oa, ob. */
+  private static void dotUncheckedPair(float[] q, int qa, int qb, float[] p, int po, int d, float[] out, int oa,
+      int ob) {
+    float[] lanes = LANES.get();
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    int i = 0;
+    for (int bound = d - 4 * L; i <= bound; i += 4 * L) {
+      FloatVector w = FloatVector.fromArray(F, p, po + i);
+      a0 = FloatVector.fromArray(F, q, qa + i).fma(w, a0);
+      b0 = FloatVector.fromArray(F, q, qb + i).fma(w, b0);
+      w = FloatVector.fromArray(F, p, po + i + L);
+      a1 = FloatVector.fromArray(F, q, qa + i + L).fma(w, a1);
+      b1 = FloatVector.fromArray(F, q, qb + i + L).fma(w, b1);
+      w = FloatVector.fromArray(F, p, po + i + 2 * L);
+      a2 = FloatVector.fromArray(F, q, qa + i + 2 * L).fma(w, a2);
+      b2 = FloatVector.fromArray(F, q, qb + i + 2 * L).fma(w, b2);
+      w = FloatVector.fromArray(F, p, po + i + 3 * L);
+      a3 = FloatVector.fromArray(F, q, qa + i + 3 * L).fma(w, a3);
+      b3 = FloatVector.fromArray(F, q, qb + i + 3 * L).fma(w, b3);
+    }
+    for (int bound = F.loopBound(d); i < bound; i += L) {
+      FloatVector w = FloatVector.fromArray(F, p, po + i);
+      a0 = FloatVector.fromArray(F, q, qa + i).fma(w, a0);
+      b0 = FloatVector.fromArray(F, q, qb + i).fma(w, b0);
+    }
+    float ta = laneSum(a0.add(a1).add(a2.add(a3)), lanes);
+    float tb = laneSum(b0.add(b1).add(b2.add(b3)), lanes);
+    for (; i < d; i++) {
+      ta += q[qa + i] * p[po + i];
+      tb += q[qb + i] * p[po + i];
+    }
+    out[oa] = ta;
+    out[ob] = tb;
+  }
+
   /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 4. */
   private static void dot4(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
+    float[] lanes = LANES.get();
     int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
     FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
         s3 = FloatVector.zero(F);
@@ -396,8 +584,8 @@ final class PanamaVectorKernels implements VectorKernels {
       s2 = v.fma(FloatVector.fromArray(F, p, p2 + i), s2);
       s3 = v.fma(FloatVector.fromArray(F, p, p3 + i), s3);
     }
-    float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD),
-        t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
+    float t0 = laneSum(s0, lanes), t1 = laneSum(s1, lanes),
+        t2 = laneSum(s2, lanes), t3 = laneSum(s3, lanes);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -413,6 +601,7 @@ final class PanamaVectorKernels implements VectorKernels {
 
   /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 8. */
   private static void dot8(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
+    float[] lanes = LANES.get();
     int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
     FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
         s3 = FloatVector.zero(F), s4 = FloatVector.zero(F), s5 = FloatVector.zero(F),
@@ -429,10 +618,10 @@ final class PanamaVectorKernels implements VectorKernels {
       s6 = v.fma(FloatVector.fromArray(F, p, p6 + i), s6);
       s7 = v.fma(FloatVector.fromArray(F, p, p7 + i), s7);
     }
-    float[] t = {s0.reduceLanes(VectorOperators.ADD), s1.reduceLanes(VectorOperators.ADD),
-        s2.reduceLanes(VectorOperators.ADD), s3.reduceLanes(VectorOperators.ADD),
-        s4.reduceLanes(VectorOperators.ADD), s5.reduceLanes(VectorOperators.ADD),
-        s6.reduceLanes(VectorOperators.ADD), s7.reduceLanes(VectorOperators.ADD)};
+    float[] t = {laneSum(s0, lanes), laneSum(s1, lanes),
+        laneSum(s2, lanes), laneSum(s3, lanes),
+        laneSum(s4, lanes), laneSum(s5, lanes),
+        laneSum(s6, lanes), laneSum(s7, lanes)};
     for (; i < d; i++) {
       float v = q[qo + i];
       for (int j = 0; j < 8; j++) {

@@ -127,15 +127,32 @@ public final class ScalarVectorKernels implements VectorKernels {
     KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
     for (int q = 0; q < nq; q++) {
       for (int c = 0; c < s; c++) {
-        float acc = 0f;
-        int qo = qOff + q * d;
-        int po = c * d;
-        for (int i = 0; i < d; i++) {
-          acc += queries[qo + i] * protos[po + i];
-        }
-        scores[q * s + c] = acc;
+        scores[q * s + c] = score(queries, qOff + q * d, protos, c * d, d);
       }
     }
+  }
+
+  @Override
+  public void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
+    for (int c = 0; c < s; c++) {
+      scores[c] = score(queries, off1, protos, c * d, d);
+      scores[s + c] = score(queries, off2, protos, c * d, d);
+    }
+  }
+
+  @Override
+  public float dotScore(float[] queries, int qOff, float[] protos, int s, int d, int c) {
+    KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
+    return score(queries, qOff, protos, c * d, d);
+  }
+
+  private static float score(float[] q, int qo, float[] p, int po, int d) {
+    float acc = 0f;
+    for (int i = 0; i < d; i++) {
+      acc += q[qo + i] * p[po + i];
+    }
+    return acc;
   }
 
   @Override

@@ -79,6 +79,21 @@ public interface VectorKernels {
    */
   void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores);
 
+  /**
+   * Two queries at once, anywhere in {@code queries}: {@code scores[c]} for the one at {@code off1} and
+   * {@code scores[s + c]} for the one at {@code off2}, each bit for bit what {@link #dotScores(float[],
+   * int, int, float[], int, int, float[])} gives for that query alone. The prototypes are read once for
+   * both (a perceptron pass reads them from L2 per sample; in pairs, half as often).
+   */
+  void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores);
+
+  /**
+   * Class {@code c}'s score of the query at {@code qOff}, bit for bit what {@link #dotScores(float[],
+   * int, int, float[], int, int, float[])} puts at {@code scores[c]} for it (to rescore a query after
+   * a class changed).
+   */
+  float dotScore(float[] queries, int qOff, float[] protos, int s, int d, int c);
+
   /** Index of the largest value (first one on ties); NaN never wins. {@code len >= 1}. */
   int argmax(float[] x, int off, int len);
 

@@ -96,6 +96,43 @@ class VectorKernelsEquivalenceTest {
   }
 
   @Test
+  void pairAndSingleClassScoresHaveTheBitsOfDotScores() {
+    List<VectorKernels> all = new java.util.ArrayList<>(KernelPairs.panamaVariants());
+    all.add(scalar);
+    for (VectorKernels k : all) {
+      for (int d : KernelPairs.AWKWARD_SIZES) {
+        for (int s : new int[] {1, 3, 4, 5, 8, 10, 12, 13, 26}) {
+          // three queries in one array; pairs in both orders, apart and overlapping by all but one float
+          float[] q = KernelPairs.gaussian(3 * d + 1, d * 29L + s, 1.0);
+          float[] p = KernelPairs.gaussian(s * d, d * 13L + s, 1.0);
+          int[][] pairs = {{0, 2 * d}, {2 * d, 0}, {d, d + 1}, {d + 1, 0}};
+          for (int[] pair : pairs) {
+            float[] both = new float[2 * s];
+            k.dotScoresPair(q, pair[0], pair[1], p, s, d, both);
+            for (int j = 0; j < 2; j++) {
+              float[] alone = new float[s];
+              k.dotScores(q, pair[j], 1, p, s, d, alone);
+              for (int c = 0; c < s; c++) {
+                String at = k.describe() + " d=" + d + " s=" + s + " query " + pair[j] + " c=" + c;
+                assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(both[j * s + c]), "pair, " + at);
+                assertEquals(Float.floatToRawIntBits(alone[c]),
+                    Float.floatToRawIntBits(k.dotScore(q, pair[j], p, s, d, c)), "single class, " + at);
+              }
+            }
+          }
+          float[] two = new float[2 * s];
+          int past = 2 * d + 2;
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, past, p, s, d, two));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, d, p, s, d, new float[2 * s - 1]));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, past, p, s, d, 0));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, 0, p, s, d, s));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, 0, p, s, d, -1));
+        }
+      }
+    }
+  }
+
+  @Test
   void dotScoresMatchReference() {
     for (VectorKernels panama : KernelPairs.panamaVariants()) {
       for (int d : KernelPairs.AWKWARD_SIZES) {
