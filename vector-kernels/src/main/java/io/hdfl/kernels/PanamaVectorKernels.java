@@ -411,8 +411,10 @@ final class PanamaVectorKernels implements VectorKernels {
     for (; c + 8 <= s; c += 8) {
       dot8Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
     }
-    for (; c + 4 <= s; c += 4) {
-      dot4Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
+    for (int grouped = groupedClasses(s); c < grouped; c++) {
+      // the classes dotScores gives to dot4 (one accumulator each, as in dot1): at most four
+      scores[c] = dot1(queries, off1, protos, c * d, d);
+      scores[s + c] = dot1(queries, off2, protos, c * d, d);
     }
     for (; c < s; c++) {
       dotUncheckedPair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
@@ -422,9 +424,15 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public float dotScore(float[] queries, int qOff, float[] protos, int s, int d, int c) {
     KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
-    // dotScores gives the classes it scores in groups of eight and four one accumulator each
-    int grouped = s / 8 * 8 + s % 8 / 4 * 4;
-    return c < grouped ? dot1(queries, qOff, protos, c * d, d) : dotUnchecked(queries, qOff, protos, c * d, d);
+    return c < groupedClasses(s) ? dot1(queries, qOff, protos, c * d, d) : dotUnchecked(queries, qOff, protos, c * d, d);
+  }
+
+  /**
+   * How many of {@code s} classes {@link #dotScores} scores in groups of eight and four, one
+   * accumulator per class; it scores the rest with {@link #dotUnchecked}.
+   */
+  private static int groupedClasses(int s) {
+    return s / 8 * 8 + s % 8 / 4 * 4;
   }
 
   /** One class as {@link #dot8} and {@link #dot4} score each of theirs: one accumulator, its lanes, the tail. */
@@ -495,44 +503,6 @@ final class PanamaVectorKernels implements VectorKernels {
     }
     System.arraycopy(t, 0, out, oa, 8);
     System.arraycopy(t, 8, out, ob, 8);
-  }
-
-  /** {@link #dot4} for the queries at {@code qa} and {@code qb}, the prototypes read once; out at oa, ob. */
-  private static void dot4Pair(float[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob) {
-    float[] lanes = LANES.get();
-    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-    int i = 0;
-    for (int bound = F.loopBound(d); i < bound; i += L) {
-      FloatVector x = FloatVector.fromArray(F, q, qa + i);
-      FloatVector y = FloatVector.fromArray(F, q, qb + i);
-      FloatVector w = FloatVector.fromArray(F, p, p0 + i);
-      a0 = x.fma(w, a0);
-      b0 = y.fma(w, b0);
-      w = FloatVector.fromArray(F, p, p1 + i);
-      a1 = x.fma(w, a1);
-      b1 = y.fma(w, b1);
-      w = FloatVector.fromArray(F, p, p2 + i);
-      a2 = x.fma(w, a2);
-      b2 = y.fma(w, b2);
-      w = FloatVector.fromArray(F, p, p3 + i);
-      a3 = x.fma(w, a3);
-      b3 = y.fma(w, b3);
-    }
-    float[] t = {laneSum(a0, lanes), laneSum(a1, lanes),
-        laneSum(a2, lanes), laneSum(a3, lanes),
-        laneSum(b0, lanes), laneSum(b1, lanes),
-        laneSum(b2, lanes), laneSum(b3, lanes)};
-    for (; i < d; i++) {
-      float u = q[qa + i];
-      float v = q[qb + i];
-      for (int j = 0; j < 4; j++) {
-        t[j] += u * p[p0 + j * d + i];
-        t[4 + j] += v * p[p0 + j * d + i];
-      }
-    }
-    System.arraycopy(t, 0, out, oa, 4);
-    System.arraycopy(t, 4, out, ob, 4);
   }
 
   /** {@link #dotUnchecked} of one prototype with the queries at {@code qa} and {@code qb}; out at oa, ob. */
