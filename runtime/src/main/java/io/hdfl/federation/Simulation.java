@@ -281,7 +281,7 @@ public final class Simulation {
       PeerKeys k = keys.computeIfAbsent(id, PeerKeys::generate);
       connects.add(() -> context(id, k));
     }
-    List<Object> done = inParallel(connects,
+    List<Object> done = inParallel("hdfl-connect", connects,
         c -> running.add(c instanceof PeerContext peer ? peer.transport() : (Transport) c));
     Map<String, PeerContext> peers = new LinkedHashMap<>();
     for (int i = 0; i < ids.size(); i++) {
@@ -305,19 +305,19 @@ public final class Simulation {
         return s;
       });
     }
-    inParallel(tasks, s -> { });
+    inParallel("hdfl-start", tasks, s -> { });
   }
 
   /**
-   * Runs {@code tasks} at once, each on a thread of its own (up to {@link #MAX_PARALLEL}); returns their
-   * results in order, each given to {@code done} as it is collected, or, once all have ended, throws the
-   * first failure.
+   * Runs {@code tasks} at once, each on a thread of its own named {@code thread} (up to {@link
+   * #MAX_PARALLEL}); returns their results in order, each given to {@code done} as it is collected,
+   * or, once all have ended, throws the first failure.
    */
-  private static List<Object> inParallel(List<java.util.concurrent.Callable<Object>> tasks,
+  private static List<Object> inParallel(String thread, List<java.util.concurrent.Callable<Object>> tasks,
       java.util.function.Consumer<Object> done) throws TransportException, InterruptedException {
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
         Math.max(1, Math.min(tasks.size(), MAX_PARALLEL)), r -> {
-          Thread t = new Thread(r, "hdfl-connect");
+          Thread t = new Thread(r, thread);
           t.setDaemon(true);
           return t;
         });
