@@ -300,7 +300,7 @@ final class PanamaVectorKernels implements VectorKernels {
 
   // ---------------------------------------------------------------- BLAS-1
 
-  /** Scratch for {@link #laneSum}, one per thread. */
+  /** Scratch for {@link #laneSum}, one per thread, looked up once per public call and passed down. */
   private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
 
   /**
@@ -323,11 +323,10 @@ final class PanamaVectorKernels implements VectorKernels {
   public float dot(float[] a, int aOff, float[] b, int bOff, int len) {
     KernelArgs.range(a, aOff, len, "a");
     KernelArgs.range(b, bOff, len, "b");
-    return dotUnchecked(a, aOff, b, bOff, len);
+    return dotUnchecked(a, aOff, b, bOff, len, LANES.get());
   }
 
-  private static float dotUnchecked(float[] a, int aOff, float[] b, int bOff, int len) {
-    float[] lanes = LANES.get();
+  private static float dotUnchecked(float[] a, int aOff, float[] b, int bOff, int len, float[] lanes) {
     FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
         s3 = FloatVector.zero(F);
     int i = 0;
@@ -378,7 +377,7 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public float sumOfSquares(float[] x, int off, int len) {
     KernelArgs.range(x, off, len, "x");
-    return dotUnchecked(x, off, x, off, len);
+    return dotUnchecked(x, off, x, off, len, LANES.get());
   }
 
   // ---------------------------------------------------------------- similarity
@@ -386,19 +385,20 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
     KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
+    float[] lanes = LANES.get(); // once per call, not once per group of classes
     for (int q = 0; q < nq; q++) {
       int qo = qOff + q * d;
       int so = q * s;
       int c = 0;
       // eight prototypes per pass: the query is read once for eight independent FMA chains
       for (; c + 8 <= s; c += 8) {
-        dot8(queries, qo, protos, c * d, d, scores, so + c);
+        dot8(queries, qo, protos, c * d, d, scores, so + c, lanes);
       }
       for (; c + 4 <= s; c += 4) {
-        dot4(queries, qo, protos, c * d, d, scores, so + c);
+        dot4(queries, qo, protos, c * d, d, scores, so + c, lanes);
       }
       for (; c < s; c++) {
-        scores[so + c] = dotUnchecked(queries, qo, protos, c * d, d);
+        scores[so + c] = dotUnchecked(queries, qo, protos, c * d, d, lanes);
       }
     }
   }
@@ -406,25 +406,28 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
     KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
+    float[] lanes = LANES.get();
     // the grouping of dotScores, and in each group its order of operations, so every score has its bits
     int c = 0;
     for (; c + 8 <= s; c += 8) {
-      dot8Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
+      dot8Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c, lanes);
     }
     for (int grouped = groupedClasses(s); c < grouped; c++) {
       // the classes dotScores gives to dot4 (one accumulator each, as in dot1): at most four
-      scores[c] = dot1(queries, off1, protos, c * d, d);
-      scores[s + c] = dot1(queries, off2, protos, c * d, d);
+      scores[c] = dot1(queries, off1, protos, c * d, d, lanes);
+      scores[s + c] = dot1(queries, off2, protos, c * d, d, lanes);
     }
     for (; c < s; c++) {
-      dotUncheckedPair(queries, off1, off2, protos, c * d, d, scores, c, s + c);
+      dotUncheckedPair(queries, off1, off2, protos, c * d, d, scores, c, s + c, lanes);
     }
   }
 
   @Override
   public float dotScore(float[] queries, int qOff, float[] protos, int s, int d, int c) {
     KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
-    return c < groupedClasses(s) ? dot1(queries, qOff, protos, c * d, d) : dotUnchecked(queries, qOff, protos, c * d, d);
+    float[] lanes = LANES.get();
+    return c < groupedClasses(s) ? dot1(queries, qOff, protos, c * d, d, lanes)
+        : dotUnchecked(queries, qOff, protos, c * d, d, lanes);
   }
 
   /**
@@ -436,8 +439,7 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /** One class as {@link #dot8} and {@link #dot4} score each of theirs: one accumulator, its lanes, the tail. */
-  private static float dot1(float[] q, int qo, float[] p, int po, int d) {
-    float[] lanes = LANES.get();
+  private static float dot1(float[] q, int qo, float[] p, int po, int d, float[] lanes) {
     FloatVector s0 = FloatVector.zero(F);
     int i = 0;
     for (int bound = F.loopBound(d); i < bound; i += L) {
@@ -451,8 +453,8 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /** {@link #dot8} for the queries at {@code qa} and {@code qb}, the prototypes read once; out at oa, ob. */
-  private static void dot8Pair(float[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob) {
-    float[] lanes = LANES.get();
+  private static void dot8Pair(float[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob,
+      float[] lanes) {
     int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
@@ -507,8 +509,7 @@ final class PanamaVectorKernels implements VectorKernels {
 
   /** {@link #dotUnchecked} of one prototype with the queries at {@code qa} and {@code qb}; out at oa, ob. */
   private static void dotUncheckedPair(float[] q, int qa, int qb, float[] p, int po, int d, float[] out, int oa,
-      int ob) {
-    float[] lanes = LANES.get();
+      int ob, float[] lanes) {
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     int i = 0;
     for (int bound = d - 4 * L; i <= bound; i += 4 * L) {
@@ -541,8 +542,7 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 4. */
-  private static void dot4(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
-    float[] lanes = LANES.get();
+  private static void dot4(float[] q, int qo, float[] p, int p0, int d, float[] out, int o, float[] lanes) {
     int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
     FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
         s3 = FloatVector.zero(F);
@@ -570,8 +570,7 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /** {@code out[o + j] = dot(q[qo..qo+d), p[p0 + j*d ..))} for j < 8. */
-  private static void dot8(float[] q, int qo, float[] p, int p0, int d, float[] out, int o) {
-    float[] lanes = LANES.get();
+  private static void dot8(float[] q, int qo, float[] p, int p0, int d, float[] out, int o, float[] lanes) {
     int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
     FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F),
         s3 = FloatVector.zero(F), s4 = FloatVector.zero(F), s5 = FloatVector.zero(F),
