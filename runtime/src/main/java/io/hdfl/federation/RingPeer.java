@@ -75,12 +75,16 @@ public final class RingPeer implements AutoCloseable {
   private long reconnectedAt = System.nanoTime() - RECONNECT_GRACE.toNanos();
   private final io.hdfl.privacy.ledger.PrivacyLedger archive;
   /**
-   * prev_hash of every chain entry this peer has seen: in a linear chain each parent is extended
+   * prev_hash of the chain entries this peer saw last: in a linear chain each parent is extended
    * once, so a model whose last entry extends an already extended parent is a fork (e.g. from a slow
-   * peer that was skipped but forwarded its copy late) and is dropped.
+   * peer that was skipped but forwarded its copy late) and is dropped. Only the entries of this
+   * peer's own last turn can matter: a model that is not a duplicate ({@code step > lastStep}) has a
+   * last entry of step lastStep or later, whose parent this peer can only have seen extended by its
+   * own entry. Those are remembered last, so four rings' worth of hashes keep them with room to spare.
    */
-  private final java.util.Set<String> extendedParents = new java.util.HashSet<>();
-  private final java.util.Set<String> seenLines = new java.util.HashSet<>();
+  private final RecentHashes extendedParents;
+  /** The hashes of the chain entries this peer saw last (see {@link #extendedParents}). */
+  private final RecentHashes seenLines;
   private long archivedStep;
   private volatile boolean closed;
   private RingJournal journal = RingJournal.NONE;
@@ -116,6 +120,9 @@ public final class RingPeer implements AutoCloseable {
       throw new IllegalArgumentException("peer " + ctx.id() + " is not in the ring " + order);
     }
     this.data = data;
+    int remembered = 4 * (order.size() + 1);
+    this.extendedParents = new RecentHashes(remembered);
+    this.seenLines = new RecentHashes(remembered);
     if (archive != null) {
       // a restarted device continues its ledger: the chain it has seen so far is the fork reference
       for (io.hdfl.privacy.ledger.LedgerLine l : archive.lines()) {
@@ -329,16 +336,16 @@ public final class RingPeer implements AutoCloseable {
     if (!env.ledgerLines().isEmpty()) {
       String last = env.ledgerLines().get(env.ledgerLines().size() - 1);
       prev = LedgerCodec.hash(last);
-      String parent;
+      int parent;
       try {
-        parent = LedgerCodec.prevHashOf(last);
+        parent = LedgerCodec.prevHashAt(last);
       } catch (LedgerFormatException e) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
             + " (step " + env.step() + "): its last ledger line is malformed: " + e.getMessage());
         drop(env);
         return;
       }
-      if (!seenLines.contains(prev) && extendedParents.contains(parent)) {
+      if (!seenLines.contains(prev) && extendedParents.contains(last, parent)) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
             + " (step " + env.step() + ") that forks the chain: its parent entry was already extended");
         drop(env);
@@ -405,15 +412,16 @@ public final class RingPeer implements AutoCloseable {
    */
   private void remember(List<String> tail) {
     for (int i = 0; i < tail.size(); i++) {
-      String parent;
+      String line = tail.get(i);
+      int parent;
       try {
-        parent = LedgerCodec.prevHashOf(tail.get(i));
+        parent = LedgerCodec.prevHashAt(line);
       } catch (LedgerFormatException e) {
         continue; // not this peer's to judge: the ledger verifier reports it
       }
-      extendedParents.add(parent);
+      extendedParents.add(line, parent);
       if (i > 0) {
-        seenLines.add(parent);
+        seenLines.add(line, parent);
       }
     }
     seenLines.add(LedgerCodec.hash(tail.get(tail.size() - 1)));

@@ -152,7 +152,6 @@ public final class LedgerCodec {
     return (body + "}").getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** SHA-256 of the line's bytes (without newline), lower-case hex: the next entry's prev_hash. */
   /**
    * The {@code prev_hash} of a canonical line, read textually without parsing the line (a peer reads
    * it for every line that travels with a model). Strings escape {@code "}, so the field's
@@ -161,6 +160,17 @@ public final class LedgerCodec {
    * @throws LedgerFormatException if the line does not hold a well-formed prev_hash where the format puts it
    */
   public static String prevHashOf(String line) {
+    int start = prevHashAt(line);
+    return line.substring(start, start + 64);
+  }
+
+  /**
+   * Where the 64 hex digits of a canonical line's {@code prev_hash} start, checked as {@link #prevHashOf}
+   * checks them, for a reader that needs no copy of them.
+   *
+   * @throws LedgerFormatException if the line does not hold a well-formed prev_hash where the format puts it
+   */
+  public static int prevHashAt(String line) {
     String key = ",\"prev_hash\":\"";
     int at = line.lastIndexOf(key);
     int start = at + key.length();
@@ -168,13 +178,16 @@ public final class LedgerCodec {
     if (at < 0 || !line.startsWith("\",\"timestamp\":\"", end)) {
       throw new LedgerFormatException("no prev_hash before the timestamp");
     }
-    String hash = line.substring(start, end);
-    if (!LedgerEntry.isHash(hash)) {
-      throw new LedgerFormatException("prev_hash must be 64 lower-case hex digits");
+    for (int i = start; i < end; i++) {
+      char c = line.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+        throw new LedgerFormatException("prev_hash must be 64 lower-case hex digits");
+      }
     }
-    return hash;
+    return start;
   }
 
+  /** SHA-256 of the line's bytes (without newline), lower-case hex: the next entry's prev_hash. */
   public static String hash(String line) {
     // digest() leaves the digest reset for the next line
     return HEX.formatHex(SHA256.get().digest(line.getBytes(StandardCharsets.US_ASCII)));
