@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.NumberOutput;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -196,9 +197,37 @@ public final class LedgerCodec {
   /**
    * The shortest decimal text that parses back to exactly {@code d}, independent of the JDK: plain
    * for 10⁻³ ≤ |d| < 10⁷ ({@code 0.002}, {@code 4000.0}), otherwise {@code d.dddE±n}
-   * ({@code 1.0E23}, {@code 5.0E-324}); zero is {@code 0.0}.
+   * ({@code 1.0E23}, {@code 5.0E-324}); zero is {@code 0.0}. Of several shortest texts, the one
+   * nearest to d (the rounding of d to that many digits, ties to even).
+   *
+   * <p>A normal double that is not a power of two takes the digits of Jackson's Schubfach writer
+   * (R. Giulietti's algorithm, JDK 19's {@code Double.toString}), which picks exactly that text: its
+   * rounding interval is symmetric, so when any decimal of n digits lies in it, the one nearest to d
+   * does. That is a few hundred nanoseconds instead of a few microseconds of {@code BigDecimal}
+   * roundings and parses (a ledger line has 7 numbers, and every ring hop writes one), and it keeps
+   * {@code BigDecimal} and the JDK's decimal conversions out of a federation's JIT work. Powers of two
+   * (an asymmetric interval, where Schubfach may pick a shortest text that is not the nearest
+   * rounding) and subnormals (where Schubfach prefers two digits to one) take {@link #decimalByRounding},
+   * the definition itself; {@code LedgerCodecTest} compares the two.
    */
   public static String decimal(double d) {
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("not a finite number: " + d);
+    }
+    if (d == 0) {
+      return "0.0";
+    }
+    if ((Double.doubleToRawLongBits(d) & 0x000F_FFFF_FFFF_FFFFL) == 0 || Math.abs(d) < Double.MIN_NORMAL) {
+      return decimalByRounding(d);
+    }
+    return reformat(NumberOutput.toString(d, true));
+  }
+
+  /**
+   * {@link #decimal} by its definition: {@code d} rounded to 1, 2, … significant digits (half to
+   * even) until the text parses back to d.
+   */
+  static String decimalByRounding(double d) {
     if (!Double.isFinite(d)) {
       throw new IllegalArgumentException("not a finite number: " + d);
     }
@@ -221,7 +250,7 @@ public final class LedgerCodec {
     // to d as rounding to n digits: the digit counts that round-trip are all counts from the shortest
     // on. The JDK's own Double.toString round-trips and is the shortest, or one digit longer (JDK 17
     // has such cases), so its digit count is tried first: usually two roundings decide, instead of
-    // a binary search's 4-5 (a ledger line has 7 numbers). Only the roundings decide the text.
+    // a binary search's 4-5. Only the roundings decide the text.
     int hint = Math.min(17, significantDigits(Double.toString(d)));
     String atHint = roundedText(exact, hint);
     if (Double.parseDouble(atHint) != d) {
@@ -235,6 +264,40 @@ public final class LedgerCodec {
       return atHint;
     }
     return shortest(exact, d, 1, hint - 1, below);
+  }
+
+  /**
+   * A Java-style decimal text ({@code -1.25E-7}, {@code 4000.0}) in {@link #decimal}'s form: its
+   * significant digits and decimal exponent, laid out by {@link #layout}.
+   */
+  private static String reformat(String text) {
+    boolean negative = text.charAt(0) == '-';
+    int start = negative ? 1 : 0;
+    int e = text.indexOf('E');
+    int end = e < 0 ? text.length() : e;
+    int exponent = e < 0 ? 0 : Integer.parseInt(text, e + 1, text.length(), 10);
+    int point = text.indexOf('.');
+    int integerDigits = (point < 0 ? end : point) - start;
+    StringBuilder digits = new StringBuilder(20);
+    int leadingZeros = 0;
+    for (int i = start; i < end; i++) {
+      char c = text.charAt(i);
+      if (c == '.') {
+        continue;
+      }
+      if (digits.length() == 0 && c == '0') {
+        leadingZeros++;
+      } else {
+        digits.append(c);
+      }
+    }
+    int last = digits.length();
+    while (last > 1 && digits.charAt(last - 1) == '0') {
+      last--;
+    }
+    digits.setLength(last);
+    // the first significant digit of I.F x 10^exponent stands for 10^(exponent + |I| - 1 - leading zeros)
+    return layout(negative, digits.toString(), exponent + integerDigits - 1 - leadingZeros);
   }
 
   /**
@@ -286,9 +349,16 @@ public final class LedgerCodec {
   private static String format(BigDecimal v) {
     BigDecimal r = v.stripTrailingZeros();
     String digits = r.unscaledValue().abs().toString();
-    int exponent = digits.length() - 1 - r.scale();
+    return layout(r.signum() < 0, digits, digits.length() - 1 - r.scale());
+  }
+
+  /**
+   * {@link #decimal}'s form of the number with significant {@code digits} (no leading or trailing
+   * zeros) whose first digit stands for 10^{@code exponent}.
+   */
+  private static String layout(boolean negative, String digits, int exponent) {
     StringBuilder b = new StringBuilder(26);
-    if (r.signum() < 0) {
+    if (negative) {
       b.append('-');
     }
     if (exponent >= -3 && exponent < 7) {
@@ -512,6 +582,8 @@ public final class LedgerCodec {
   private static ObjectMapper strictMapper() {
     JsonFactory factory = JsonFactory.builder()
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        // exact, like Double.parseDouble (FastDoubleParser, bundled with Jackson), and cheaper
+        .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
         .streamReadConstraints(StreamReadConstraints.builder()
             .maxNestingDepth(4)
             .maxNumberLength(64)

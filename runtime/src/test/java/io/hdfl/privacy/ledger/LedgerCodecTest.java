@@ -97,6 +97,39 @@ class LedgerCodecTest {
   }
 
   @Test
+  void decimalIsTheRoundingThatDefinesIt() {
+    // the fast path (Schubfach's digits) against the definition: the nearest rounding to the fewest
+    // digits that parses back, over random bit patterns, short decimals, both ends of every binade and
+    // of the plain range, powers of two and subnormals
+    SplittableRandom rnd = new SplittableRandom(11);
+    List<Double> values = new java.util.ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      values.add(Double.longBitsToDouble(rnd.nextLong() & 0x7fefffffffffffffL));
+      values.add(rnd.nextInt(1, 100_000) * Math.pow(10, rnd.nextInt(-330, 300)));
+      values.add(rnd.nextDouble() * Math.pow(10, rnd.nextInt(-8, 9)));
+    }
+    for (int e = -1074; e <= 1023; e++) {
+      double p = Math.scalb(1.0, e);
+      values.addAll(List.of(p, Math.nextUp(p), Math.nextDown(p)));
+    }
+    for (int e = -330; e <= 308; e++) {
+      double p = Double.parseDouble("1e" + e);
+      values.addAll(List.of(p, Math.nextUp(p), Math.nextDown(p)));
+    }
+    values.addAll(List.of(0.001, Math.nextDown(0.001), 1e7, Math.nextDown(1e7), Double.MIN_NORMAL,
+        Math.nextDown(Double.MIN_NORMAL), 9.9E-324, Double.MIN_VALUE, Double.MAX_VALUE, 72531.99468600233));
+    for (double v : values) {
+      double d = Math.abs(v);
+      if (d == 0 || !Double.isFinite(d)) {
+        continue;
+      }
+      String expected = LedgerCodec.decimalByRounding(d);
+      assertEquals(expected, LedgerCodec.decimal(d), "for " + d);
+      assertEquals("-" + expected, LedgerCodec.decimal(-d), "for " + -d);
+    }
+  }
+
+  @Test
   void significantDigitsOfJdkTexts() {
     String[][] cases = {{"0.0020", "1"}, {"1.0E23", "1"}, {"9.999999999999999E22", "16"}, {"-4000.0", "1"},
         {"123.45", "5"}, {"1.25E-7", "3"}, {"0.0", "1"}, {"-0.0", "1"}, {"1.7976931348623157E308", "17"},
