@@ -8,6 +8,10 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,17 +58,45 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  * about 55 ns per payload byte, so a 1 MB model takes ~60 ms per hop instead of ~3 ms. Paho's
  * automatic-reconnect back-off delay is a static field shared by all clients of the JVM (bounded by
  * {@link MqttSettings#maxReconnectDelay()}).
+ *
+ * <p>Paho 1.2.5's automatic reconnect can hang for good: its connect thread waits in
+ * {@code CommsSender.start} for a sender thread that has already stopped (or was never started
+ * because the previous one was still stopping), polling every 100 ms forever, and no later reconnect
+ * is attempted (seen after broker restarts under load). A watchdog (one daemon thread for all
+ * transports, once a second) replaces a client that has not reconnected within {@code stuckAfter()}
+ * with a new Paho client of the same id and options, connects it (retrying with the same back-off,
+ * since Paho does not retry a first connect) and subscribes it to everything again. The hung thread
+ * of the old client cannot be stopped; it only sleeps.
  */
 public final class MqttTransport implements Transport {
   private static final System.Logger LOG = System.getLogger("io.hdfl.transport");
   private static final long CLOSE_QUIESCE_MS = 200;
+  private static final long WATCHDOG_PERIOD_MS = 1000;
+  /** Looks at every transport's connection once a second. */
+  private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "hdfl-mqtt-watchdog");
+    t.setDaemon(true);
+    return t;
+  });
 
   private record Subscription(String filter, int qos, MessageHandler handler) {}
 
   private final java.util.concurrent.atomic.AtomicLong losses = new java.util.concurrent.atomic.AtomicLong();
 
   private final MqttSettings settings;
-  private final MqttAsyncClient client;
+  private final MqttConnectOptions options;
+  /** The Paho client; replaced by the watchdog when its reconnect hangs. */
+  private volatile MqttAsyncClient client;
+  /** When the connection was lost (System.nanoTime), 0 while connected. */
+  private volatile long lostAt;
+  /** The client is a replacement that has not connected yet: Paho does not retry a first connect. */
+  private volatile boolean replacement;
+  private volatile boolean replacementConnecting;
+  private volatile long replacementStartedAt;
+  private volatile long replacementRetryAt;
+  private volatile long replacementDelayMs;
+  private final AtomicLong replacements = new AtomicLong();
+  private volatile ScheduledFuture<?> watch;
   private final Supplier<Socket> currentSocket;
   private final Object subLock = new Object();
   /** Guarded by subLock; dispatch reads the volatile snapshot. */
@@ -79,8 +111,10 @@ public final class MqttTransport implements Transport {
   private final AtomicLong messagesReceived = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
 
-  private MqttTransport(MqttSettings settings, MqttAsyncClient client, Supplier<Socket> currentSocket) {
+  private MqttTransport(MqttSettings settings, MqttConnectOptions options, MqttAsyncClient client,
+      Supplier<Socket> currentSocket) {
     this.settings = settings;
+    this.options = options;
     this.client = client;
     this.currentSocket = currentSocket;
     this.inflight = new Semaphore(settings.maxInflight());
@@ -138,8 +172,8 @@ public final class MqttTransport implements Transport {
     } catch (MqttException | IllegalArgumentException e) {
       throw new TransportException("bad broker URL " + uri + ": " + e.getMessage(), e);
     }
-    MqttTransport t = new MqttTransport(settings, client, socket);
-    client.setCallback(t.new Callback());
+    MqttTransport t = new MqttTransport(settings, options, client, socket);
+    client.setCallback(t.new Callback(client));
     try {
       IMqttToken token = client.connect(options);
       token.waitForCompletion(settings.connectTimeout().toMillis());
@@ -147,6 +181,8 @@ public final class MqttTransport implements Transport {
       t.closeQuietly();
       throw new TransportException(describeConnectFailure(uri, settings, e), e);
     }
+    t.watch = WATCHDOG.scheduleWithFixedDelay(t::watchdogTick, WATCHDOG_PERIOD_MS, WATCHDOG_PERIOD_MS,
+        TimeUnit.MILLISECONDS);
     return t;
   }
 
@@ -317,8 +353,134 @@ public final class MqttTransport implements Transport {
         return false;
       }
       closed = true;
-      return true;
     }
+    ScheduledFuture<?> w = watch;
+    if (w != null) {
+      w.cancel(false);
+    }
+    return true;
+  }
+
+  /**
+   * How long a lost connection may stay lost before the client is deemed hung and replaced: one
+   * connect attempt and the longest back-off, and 2 s to spare. A client replaced while the broker is
+   * merely down costs a new client that goes on trying with the same back-off.
+   */
+  Duration stuckAfter() {
+    return settings.connectTimeout().plus(settings.maxReconnectDelay()).plusSeconds(2);
+  }
+
+  /** How many times the watchdog replaced the Paho client. */
+  long clientReplacements() {
+    return replacements.get();
+  }
+
+  private void watchdogTick() {
+    try {
+      MqttAsyncClient c = client;
+      if (closed || c.isConnected()) {
+        return;
+      }
+      long now = System.nanoTime();
+      long stuck = stuckAfter().toNanos();
+      if (replacement) {
+        if (replacementConnecting) {
+          if (now - replacementStartedAt > stuck) {
+            replaceClient(c, "its connect did not finish within " + stuckAfter().toSeconds() + " s");
+          }
+        } else if (now - replacementRetryAt >= 0) {
+          connectReplacement(c);
+        }
+        return;
+      }
+      long lost = lostAt;
+      if (lost != 0 && now - lost > stuck) {
+        replaceClient(c, "it did not reconnect within " + stuckAfter().toSeconds() + " s");
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "MQTT watchdog of " + settings.clientId() + " failed", e);
+    }
+  }
+
+  /** Puts a new Paho client in place of {@code old}, which is dropped, and connects it. */
+  private void replaceClient(MqttAsyncClient old, String why) {
+    MqttAsyncClient next;
+    try {
+      next = new MqttAsyncClient(settings.uri(), settings.clientId(), new MemoryPersistence());
+    } catch (MqttException e) {
+      LOG.log(System.Logger.Level.WARNING, "cannot make a new MQTT client for " + settings.uri() + ": " + oneLine(e));
+      return;
+    }
+    next.setCallback(new Callback(next));
+    synchronized (subLock) {
+      if (closed || client != old) {
+        dropInBackground(next);
+        return;
+      }
+      replacement = true;
+      replacementConnecting = false;
+      replacementDelayMs = 1000;
+      restoring = snapshot.length > 0;
+      client = next;
+    }
+    replacements.incrementAndGet();
+    LOG.log(System.Logger.Level.WARNING, "no connection to " + settings.uri() + " for " + settings.clientId()
+        + ": " + why + " (a hung Paho reconnect); replacing the MQTT client");
+    dropInBackground(old);
+    connectReplacement(next);
+  }
+
+  /** Connects a replacement client; on failure the watchdog tries again after the back-off. */
+  private void connectReplacement(MqttAsyncClient c) {
+    replacementConnecting = true;
+    replacementStartedAt = System.nanoTime();
+    try {
+      c.connect(options, null, new IMqttActionListener() {
+        @Override
+        public void onSuccess(IMqttToken token) {
+          if (c != client || closed) {
+            return;
+          }
+          replacement = false;
+          replacementConnecting = false;
+          lostAt = 0;
+          lostLogged = false;
+          LOG.log(System.Logger.Level.INFO, "connected again to " + settings.uri() + " with a new client");
+          restoreSubscriptions();
+        }
+
+        @Override
+        public void onFailure(IMqttToken token, Throwable e) {
+          retryReplacementLater();
+        }
+      });
+    } catch (MqttException | RuntimeException e) {
+      retryReplacementLater();
+    }
+  }
+
+  private void retryReplacementLater() {
+    replacementRetryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(replacementDelayMs);
+    replacementDelayMs = Math.min(replacementDelayMs * 2, Math.max(1000, settings.maxReconnectDelay().toMillis()));
+    replacementConnecting = false;
+  }
+
+  /** Disconnects and closes a client that is no longer this transport's, off the watchdog's thread. */
+  private void dropInBackground(MqttAsyncClient old) {
+    Thread t = new Thread(() -> {
+      try {
+        old.disconnectForcibly(0, 0, false);
+      } catch (MqttException | RuntimeException e) {
+        // already disconnected
+      }
+      try {
+        old.close(true);
+      } catch (MqttException | RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "closing a replaced Paho client failed", e);
+      }
+    }, "hdfl-mqtt-drop-" + settings.clientId());
+    t.setDaemon(true);
+    t.start();
   }
 
   private void closeQuietly() {
@@ -503,10 +665,20 @@ public final class MqttTransport implements Transport {
   }
 
   private final class Callback implements MqttCallbackExtended {
+    /** The client this callback was set on: events of a replaced client are ignored. */
+    private final MqttAsyncClient owner;
+
+    Callback(MqttAsyncClient owner) {
+      this.owner = owner;
+    }
+
     @Override
     public void connectionLost(Throwable cause) {
-      if (closed) {
+      if (closed || owner != client) {
         return;
+      }
+      if (lostAt == 0) {
+        lostAt = System.nanoTime();
       }
       losses.incrementAndGet();
       if (snapshot.length > 0) {
@@ -522,9 +694,10 @@ public final class MqttTransport implements Transport {
 
     @Override
     public void connectComplete(boolean reconnect, String serverUri) {
-      if (!reconnect || closed) {
+      if (!reconnect || closed || owner != client) {
         return;
       }
+      lostAt = 0;
       lostLogged = false;
       LOG.log(System.Logger.Level.INFO, "reconnected to " + settings.uri());
       restoreSubscriptions();

@@ -81,6 +81,52 @@ class MqttTransportTest {
   }
 
   @Test
+  void aReconnectThatHangsIsGivenUpAndMadeAgainWithANewClient() throws Exception {
+    // A server on the broker's port that accepts and then never answers: Paho's automatic reconnect
+    // waits for its CONNACK for ever (as it waits for ever when its sender thread fails to start).
+    try (MqttTransport sub = MqttTransport.connect(settings(broker.uri()).build());
+        MqttTransport pub = MqttTransport.connect(settings(broker.uri()).build())) {
+      Inbox inbox = new Inbox();
+      sub.subscribe(prefix + "ring/+/in", 1, inbox);
+      int port = broker.port();
+      broker.stop();
+      waitFor(() -> !sub.isConnected(), 5_000, "the client notices the broker is gone");
+      java.util.List<Socket> held = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      try (ServerSocket silent = new ServerSocket()) {
+        silent.setReuseAddress(true);
+        silent.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        Thread acceptor = new Thread(() -> {
+          try {
+            while (true) {
+              held.add(silent.accept()); // kept open and never answered
+            }
+          } catch (IOException closed) {
+            // the test closed the server
+          }
+        }, "silent-broker");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        waitFor(() -> !held.isEmpty(), 10_000, "Paho reconnects to the silent server");
+        long stuck = sub.stuckAfter().toMillis();
+        waitFor(() -> sub.clientReplacements() >= 1, stuck + 5_000, "the watchdog replaces the hung client");
+      }
+      try {
+        broker.start(); // the hung connections stay open: only a new client gets through
+        assertEquals(port, broker.port(), "restarted on the same port");
+        waitFor(() -> sub.isConnected() && pub.isConnected(), 3 * sub.stuckAfter().toMillis() + 5_000,
+            "both clients connect again");
+        assertTrue(sub.clientReplacements() >= 1);
+        pub.publish(prefix + "ring/3/in", utf8("after"), 1, false);
+        assertEquals("after", inbox.next(5_000).text(), "the new client has the subscriptions of the old");
+      } finally {
+        for (Socket s : held) {
+          s.close();
+        }
+      }
+    }
+  }
+
+  @Test
   void tcpNoDelayIsSetOnTheSocket() throws Exception {
     try (MqttTransport t = MqttTransport.connect(settings(broker.uri()).build())) {
       Socket s = t.currentSocket();
