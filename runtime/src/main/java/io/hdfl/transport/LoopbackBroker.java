@@ -74,25 +74,44 @@ public final class LoopbackBroker {
   }
 
   void publish(String topic, byte[] payload, boolean retain) {
+    List<LoopbackTransport> toWake = new ArrayList<>(2);
     synchronized (lock) {
-      if (retain) {
-        if (payload.length == 0) {
-          retained.remove(topic);
-        } else {
-          retained.put(topic, payload.clone());
-        }
+      publishLocked(topic, payload, retain, toWake);
+    }
+    wake(toWake);
+  }
+
+  /**
+   * Stores and queues a publish in the total order; the receivers to wake once the lock is released
+   * are added to {@code toWake} (waking inside the lock held every other publisher up behind a thread
+   * switch, see {@link DeliveryQueue}).
+   */
+  private void publishLocked(String topic, byte[] payload, boolean retain, List<LoopbackTransport> toWake) {
+    if (retain) {
+      if (payload.length == 0) {
+        retained.remove(topic);
+      } else {
+        retained.put(topic, payload.clone());
       }
-      for (LoopbackTransport client : clients.values()) {
-        List<LoopbackTransport.Subscription> matching = client.matchingLocked(topic);
-        if (!matching.isEmpty()) {
-          client.enqueueLocked(topic, payload, false, matching);
-        }
+    }
+    for (LoopbackTransport client : clients.values()) {
+      List<LoopbackTransport.Subscription> matching = client.matchingLocked(topic);
+      if (!matching.isEmpty() && client.enqueueLocked(topic, payload, false, matching)) {
+        toWake.add(client);
       }
+    }
+  }
+
+  /** Wakes the delivery threads of {@code clients}; called outside the lock. */
+  static void wake(List<LoopbackTransport> clients) {
+    for (LoopbackTransport c : clients) {
+      c.wake();
     }
   }
 
   /** Registers the subscription and queues the retained messages it matches, atomically. */
   void subscribe(LoopbackTransport client, LoopbackTransport.Subscription sub) {
+    boolean queued = false;
     synchronized (lock) {
       client.putSubscriptionLocked(sub);
       List<LoopbackTransport.Subscription> only = List.of(sub);
@@ -104,8 +123,11 @@ public final class LoopbackBroker {
       }
       hits.sort(Map.Entry.comparingByKey());
       for (Map.Entry<String, byte[]> e : hits) {
-        client.enqueueLocked(e.getKey(), e.getValue(), true, only);
+        queued |= client.enqueueLocked(e.getKey(), e.getValue(), true, only);
       }
+    }
+    if (queued) {
+      client.wake();
     }
   }
 
@@ -115,16 +137,19 @@ public final class LoopbackBroker {
     }
   }
 
-  /** Removes the client; publishes its will (outside the client's own queue) if it crashed. */
-  void disconnect(LoopbackTransport client, LastWill will) {
-    synchronized (lock) {
-      if (clients.get(client.clientId()) == client) {
-        clients.remove(client.clientId());
-      }
-      if (will != null) {
-        publish(will.topic(), will.payload(), will.retained());
-      }
+  /**
+   * Removes the client and, if it crashed, publishes its will (outside the client's own queue); the
+   * caller holds the lock and wakes the returned receivers of the will after releasing it.
+   */
+  List<LoopbackTransport> disconnectLocked(LoopbackTransport client, LastWill will) {
+    if (clients.get(client.clientId()) == client) {
+      clients.remove(client.clientId());
     }
+    List<LoopbackTransport> toWake = new ArrayList<>(0);
+    if (will != null) {
+      publishLocked(will.topic(), will.payload(), will.retained(), toWake);
+    }
+    return toWake;
   }
 
   Object lock() {

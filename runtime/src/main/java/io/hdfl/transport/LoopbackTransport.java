@@ -4,10 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,7 +37,7 @@ public final class LoopbackTransport implements Transport {
   private final LastWill will;
   /** Guarded by the broker's lock. */
   private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
-  private final ExecutorService delivery;
+  private final DeliveryQueue delivery;
   private volatile boolean connected = true;
   private final AtomicLong messagesSent = new AtomicLong();
   private final AtomicLong bytesSent = new AtomicLong();
@@ -52,12 +48,7 @@ public final class LoopbackTransport implements Transport {
     this.broker = broker;
     this.clientId = clientId;
     this.will = will;
-    this.delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "hdfl-loopback-" + clientId);
-          t.setDaemon(true);
-          return t;
-        });
+    this.delivery = new DeliveryQueue("hdfl-loopback-" + clientId);
   }
 
   @Override
@@ -115,6 +106,7 @@ public final class LoopbackTransport implements Transport {
   }
 
   private void disconnect(LastWill willToPublish) {
+    List<LoopbackTransport> toWake;
     synchronized (broker.lock()) {
       if (!connected) {
         return;
@@ -124,9 +116,10 @@ public final class LoopbackTransport implements Transport {
         s.active = false;
       }
       subscriptions.clear();
-      broker.disconnect(this, willToPublish);
+      toWake = broker.disconnectLocked(this, willToPublish);
     }
-    delivery.shutdownNow();
+    delivery.stop();
+    LoopbackBroker.wake(toWake);
   }
 
   private void checkConnected() throws TransportException {
@@ -168,12 +161,22 @@ public final class LoopbackTransport implements Transport {
     return out;
   }
 
-  void enqueueLocked(String topic, byte[] payload, boolean retained, List<Subscription> subs) {
+  /**
+   * Queues a delivery; the broker wakes the delivery thread ({@link #wake}) once it has released its
+   * lock. False if this transport is disconnected (nothing queued).
+   */
+  boolean enqueueLocked(String topic, byte[] payload, boolean retained, List<Subscription> subs) {
     if (!connected) {
-      return;
+      return false;
     }
     byte[] copy = payload.clone();
-    delivery.execute(() -> deliver(topic, copy, retained, subs));
+    delivery.add(() -> deliver(topic, copy, retained, subs));
+    return true;
+  }
+
+  /** Wakes the delivery thread for the messages queued for it; called outside the broker's lock. */
+  void wake() {
+    delivery.wake();
   }
 
   private void deliver(String topic, byte[] payload, boolean retained, List<Subscription> subs) {
