@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -19,8 +17,10 @@ import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
 /**
- * A peer's Ed25519 identity: its id and key pair. Keys are generated and encoded by the JDK's own
- * provider; signing and verifying use {@link Ed25519} (same signatures, about 8x faster).
+ * A peer's Ed25519 identity: its id and key pair. A new key's seed comes from {@link
+ * java.security.SecureRandom} and its public point from {@link Ed25519} (BouncyCastle); keys are held
+ * and encoded as the JDK's own key objects. Signing and verifying use {@link Ed25519} (same
+ * signatures as the JDK's, about 8x faster).
  *
  * <p>Files: the private key file ({@link #savePrivate}) is PEM with the PKCS#8 {@code PRIVATE KEY}
  * followed by the X.509 SubjectPublicKeyInfo {@code PUBLIC KEY} (the JDK cannot derive an Ed25519
@@ -31,6 +31,7 @@ import java.util.Base64;
  */
 public final class PeerKeys {
   static final String ALGORITHM = "Ed25519";
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   private final String peerId;
   private final PrivateKey privateKey;
@@ -48,12 +49,8 @@ public final class PeerKeys {
   /** A fresh key pair for {@code peerId}. */
   public static PeerKeys generate(String peerId) {
     requireId(peerId);
-    try {
-      KeyPair pair = KeyPairGenerator.getInstance(ALGORITHM).generateKeyPair();
-      return new PeerKeys(peerId, pair.getPrivate(), pair.getPublic());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JDK has no Ed25519 (needs JDK 15 or newer)", e);
-    }
+    KeyPair pair = Ed25519.generate(RANDOM);
+    return new PeerKeys(peerId, pair.getPrivate(), pair.getPublic());
   }
 
   public String peerId() {

@@ -61,6 +61,38 @@ class Ed25519Test {
   }
 
   @Test
+  void generatedPairsAreTheJdksPairsForTheirSeed() throws Exception {
+    java.security.SecureRandom random = new java.security.SecureRandom();
+    for (int i = 0; i < 20; i++) {
+      KeyPair pair = Ed25519.generate(random);
+      byte[] data = ("message " + i).getBytes(StandardCharsets.US_ASCII);
+      // the JDK, given only the private key, signs with the public point it derives itself: its
+      // signature verifies under the generated public key only if that key is the seed's
+      Signature jdk = Signature.getInstance("Ed25519");
+      jdk.initSign(pair.getPrivate());
+      jdk.update(data);
+      byte[] sig = jdk.sign();
+      Signature check = Signature.getInstance("Ed25519");
+      check.initVerify(pair.getPublic());
+      check.update(data);
+      assertTrue(check.verify(sig));
+      assertArrayEquals(sig, Ed25519.sign(Ed25519.rawPrivate(pair.getPrivate()), data));
+    }
+    // the seed is the SecureRandom's bytes: a fixed source gives the RFC 8032 key of that seed
+    byte[] seed = hex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb");
+    java.security.SecureRandom fixed = new java.security.SecureRandom() {
+      @Override
+      public void nextBytes(byte[] bytes) {
+        System.arraycopy(seed, 0, bytes, 0, bytes.length);
+      }
+    };
+    KeyPair rfc = Ed25519.generate(fixed);
+    assertArrayEquals(hex("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"),
+        Ed25519.rawPublic(rfc.getPublic()));
+    assertArrayEquals(seed, Ed25519.rawPrivate(rfc.getPrivate()));
+  }
+
+  @Test
   void rejectsMalformedSignaturesAndKeys() throws Exception {
     KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
     byte[] pub = Ed25519.rawPublic(pair.getPublic());
