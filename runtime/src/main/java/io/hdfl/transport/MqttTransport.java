@@ -370,8 +370,8 @@ public final class MqttTransport implements Transport {
     return settings.connectTimeout().plus(settings.maxReconnectDelay()).plusSeconds(2);
   }
 
-  /** How many times the watchdog replaced the Paho client. */
-  long clientReplacements() {
+  /** How many times the watchdog replaced the Paho client (a hung reconnect, or a long outage). */
+  public long clientReplacements() {
     return replacements.get();
   }
 
@@ -425,7 +425,7 @@ public final class MqttTransport implements Transport {
     }
     replacements.incrementAndGet();
     LOG.log(System.Logger.Level.WARNING, "no connection to " + settings.uri() + " for " + settings.clientId()
-        + ": " + why + " (a hung Paho reconnect); replacing the MQTT client");
+        + ": " + why + " (the broker may still be down, or Paho's reconnect hung); replacing the MQTT client");
     dropInBackground(old);
     connectReplacement(next);
   }

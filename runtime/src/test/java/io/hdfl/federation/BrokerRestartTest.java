@@ -73,4 +73,42 @@ class BrokerRestartTest {
       assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), "the outage changed nothing");
     }
   }
+
+  @Test
+  void aRingSurvivesAnOutageLongEnoughThatItsMqttClientsAreReplaced() throws Exception {
+    Assumptions.assumeTrue(MosquittoProcess.binary().isPresent(), "mosquitto is not installed");
+    List<EncodedSet> shards = FederationFixture.shards(PEERS, 30);
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).ackTimeout(Duration.ofSeconds(1))
+        .build();
+    Simulation.Result reference = FederationFixture.run(s, shards, new LoopbackBroker()::connect);
+    try (MosquittoProcess broker = MosquittoProcess.startPlain(dir)) {
+      // the watchdog gives a lost connection 1 + 1 + 2 = 4 s before it replaces the Paho client
+      MqttSettings base = MqttSettings.builder(broker.uri()).connectTimeout(Duration.ofSeconds(1))
+          .maxReconnectDelay(Duration.ofSeconds(1)).build();
+      List<MqttTransport> clients = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      AtomicInteger hops = new AtomicInteger();
+      AtomicInteger restarts = new AtomicInteger();
+      Runnable outage = () -> {
+        try {
+          broker.kill();
+          Thread.sleep(6000);
+          broker.restart();
+          restarts.incrementAndGet();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      };
+      Simulation.Result r = FederationFixture.run(s, shards, id -> {
+        MqttTransport t = MqttTransport.connect(base.withClientId(id));
+        clients.add(t);
+        return counting(t, hops, PEERS * 2 + 1, outage);
+      });
+      assertEquals(1, restarts.get(), "the broker was restarted during the run");
+      assertTrue(clients.stream().allMatch(c -> c.clientReplacements() >= 1),
+          "every client was replaced during the outage: " + clients.stream().map(MqttTransport::clientReplacements).toList());
+      assertEquals(PEERS * ROUNDS, r.ledger().size(), "every step happened exactly once");
+      assertTrue(FederationFixture.verify(r, s, dir.resolve("verify")).ok());
+      assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), "the outage changed nothing");
+    }
+  }
 }
