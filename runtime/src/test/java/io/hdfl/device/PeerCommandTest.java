@@ -95,6 +95,24 @@ class PeerCommandTest {
     return results;
   }
 
+  /**
+   * {@link #runAll}, asserting that every device exited 0; a failure shows every device's exit code
+   * and output (one device waiting for another fails, and the other's output says why).
+   */
+  private static List<String[]> runAllOk(List<Path> configs) throws Exception {
+    List<String[]> results = runAll(configs);
+    if (results.stream().anyMatch(r -> !"0".equals(r[0]))) {
+      StringBuilder b = new StringBuilder("a device exited with an error:");
+      for (int i = 0; i < results.size(); i++) {
+        String[] r = results.get(i);
+        b.append("\n--- ").append(configs.get(i).getFileName()).append(": exit ").append(r[0]).append('\n')
+            .append(r[1]).append(r[2]);
+      }
+      org.junit.jupiter.api.Assertions.fail(b.toString());
+    }
+    return results;
+  }
+
   /** Telemetry epoch (ms) of the feeding tests. */
   private static final long T0 = 1_700_000_000_000L;
 
@@ -129,9 +147,7 @@ class PeerCommandTest {
     }, "gateway");
     feeder.start();
     try {
-      for (String[] r : runAll(configs)) {
-        assertEquals("0", r[0], r[1] + r[2]);
-      }
+      runAllOk(configs);
     } finally {
       done.set(true);
       feeder.join(5000);
@@ -159,9 +175,7 @@ class PeerCommandTest {
       List<Path> configs = List.of(config("press-03", "ring", broker.uri(), order),
           config("press-02", "ring", broker.uri(), order), config("press-01", "ring", broker.uri(), order));
       enrol(configs);
-      for (String[] r : runAll(configs)) {
-        assertEquals("0", r[0], r[1] + r[2]);
-      }
+      runAllOk(configs);
     }
     HdModel first = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
     for (String id : List.of("press-02", "press-03")) {
@@ -190,9 +204,7 @@ class PeerCommandTest {
           config("cell-1", "star-client", broker.uri(), "per-round = 15"),
           config("cell-2", "star-client", broker.uri(), "per-round = 15"));
       enrol(configs);
-      for (String[] r : runAll(configs)) {
-        assertEquals("0", r[0], r[1] + r[2]);
-      }
+      runAllOk(configs);
     }
     Verification v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
     assertTrue(v.ok(), v.summary());
@@ -208,9 +220,7 @@ class PeerCommandTest {
           config("mill-1", "star-client", broker.uri(), live + "1"),
           config("mill-2", "star-client", broker.uri(), live + "2"));
       enrol(configs);
-      for (String[] r : runAll(configs)) {
-        assertEquals("0", r[0], r[1] + r[2]);
-      }
+      runAllOk(configs);
     }
     Verification v = verifiedLedger("agg", List.of("agg", "mill-1", "mill-2"));
     assertTrue(v.ok(), v.summary());
@@ -263,8 +273,7 @@ class PeerCommandTest {
       List<Path> configs = List.of(config("press-01", "ring", broker.uri(), order + "1.hdsg"),
           config("press-02", "ring", broker.uri(), order + "2.hdsg"));
       enrol(configs);
-      for (String[] r : runAll(configs)) {
-        assertEquals("0", r[0], r[1] + r[2]);
+      for (String[] r : runAllOk(configs)) {
         assertTrue(r[2].contains("40 live windows collected for the ring"), r[2]);
       }
     }
@@ -366,10 +375,7 @@ class PeerCommandTest {
           config("line-1", "star-client", broker.uri(), hw + "\nrounds = 2"));
       // the generated config says classes = 3 and rounds = 3 first: the later keys win in a properties file
       enrol(configs);
-      List<String[]> results = runAll(configs);
-      for (String[] r : results) {
-        assertEquals("0", r[0], r[1] + r[2]);
-      }
+      List<String[]> results = runAllOk(configs);
       assertTrue(results.get(1)[2].contains("live data: hardware, 2 channels"), results.get(1)[2]);
     }
     Verification v = verifiedLedger("agg", List.of("agg", "line-1"));
@@ -447,8 +453,7 @@ class PeerCommandTest {
       r = cli("roster", "show", dir.resolve("roster.signed").toString(), "--key", dir.resolve("fed.pub").toString());
       assertEquals("0", r[0], r[2]);
       assertTrue(r[1].contains("member  press-01") && r[1].contains("revoked press-09"), r[1]);
-      for (String[] run : runAll(configs)) {
-        assertEquals("0", run[0], run[1] + run[2]);
+      for (String[] run : runAllOk(configs)) {
         assertTrue(run[2].contains("roster version 2 (issued "), run[2]);
       }
       HdModel a = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
