@@ -451,7 +451,9 @@ public final class MqttTransport implements Transport {
 
         @Override
         public void onFailure(IMqttToken token, Throwable e) {
-          retryReplacementLater();
+          if (c == client) { // not a client replaced meanwhile (its connect fails when it is dropped)
+            retryReplacementLater();
+          }
         }
       });
     } catch (MqttException | RuntimeException e) {

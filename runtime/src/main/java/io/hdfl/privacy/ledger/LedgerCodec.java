@@ -217,7 +217,7 @@ public final class LedgerCodec {
     if (d == 0) {
       return "0.0";
     }
-    if ((Double.doubleToRawLongBits(d) & 0x000F_FFFF_FFFF_FFFFL) == 0 || Math.abs(d) < Double.MIN_NORMAL) {
+    if (powerOfTwo(d) || Math.abs(d) < Double.MIN_NORMAL) {
       return decimalByRounding(d);
     }
     return reformat(NumberOutput.toString(d, true));
@@ -235,7 +235,7 @@ public final class LedgerCodec {
       return "0.0";
     }
     BigDecimal exact = new BigDecimal(d);
-    if ((Double.doubleToRawLongBits(d) & 0x000F_FFFF_FFFF_FFFFL) == 0) {
+    if (powerOfTwo(d)) {
       // A power of two: the doubles around it are not equally far, so a rounding to more digits can
       // land closer to d yet outside its rounding interval. Try every count in turn.
       for (int digits = 1; digits <= 17; digits++) {
@@ -264,6 +264,11 @@ public final class LedgerCodec {
       return atHint;
     }
     return shortest(exact, d, 1, hint - 1, below);
+  }
+
+  /** Whether the normal {@code d} is ± a power of two (no mantissa bits): the doubles around it are not equally far. */
+  private static boolean powerOfTwo(double d) {
+    return (Double.doubleToRawLongBits(d) & 0x000F_FFFF_FFFF_FFFFL) == 0;
   }
 
   /**
