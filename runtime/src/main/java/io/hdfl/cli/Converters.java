@@ -1,6 +1,7 @@
 package io.hdfl.cli;
 
 import io.hdfl.hd.EncoderKind;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.hd.Similarity;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -9,25 +10,38 @@ import picocli.CommandLine.TypeConversionException;
 final class Converters {
   private Converters() {}
 
-  static final class EncoderKindConverter implements ITypeConverter<EncoderKind> {
+  /** A converter from a domain parser whose IllegalArgumentException says what is wrong. */
+  private abstract static class Parsing<T> implements ITypeConverter<T> {
+    abstract T parse(String value);
+
     @Override
-    public EncoderKind convert(String value) {
+    public T convert(String value) {
       try {
-        return EncoderKind.parse(value);
+        return parse(value);
       } catch (IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }
     }
   }
 
-  static final class SimilarityConverter implements ITypeConverter<Similarity> {
+  static final class EncoderKindConverter extends Parsing<EncoderKind> {
     @Override
-    public Similarity convert(String value) {
-      try {
-        return Similarity.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+    EncoderKind parse(String value) {
+      return EncoderKind.parse(value);
+    }
+  }
+
+  static final class SimilarityConverter extends Parsing<Similarity> {
+    @Override
+    Similarity parse(String value) {
+      return Similarity.parse(value);
+    }
+  }
+
+  static final class EncodingPrecisionConverter extends Parsing<EncodingPrecision> {
+    @Override
+    EncodingPrecision parse(String value) {
+      return EncodingPrecision.parse(value);
     }
   }
 }

@@ -5,6 +5,7 @@ import io.hdfl.federation.FederationSettings;
 import io.hdfl.federation.Topology;
 import io.hdfl.hd.EncoderKind;
 import io.hdfl.hd.EncoderSpec;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.hd.Similarity;
 import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.PrivacyParameters;
@@ -71,6 +72,11 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--encoder", defaultValue = "cos", paramLabel = "cos|sign|cos-bias",
       converter = Converters.EncoderKindConverter.class, description = "Default: ${DEFAULT-VALUE}.")
   EncoderKind encoder;
+
+  @Option(names = "--encodings", defaultValue = "int8", converter = Converters.EncodingPrecisionConverter.class,
+      paramLabel = "int8|float32", description = "How each peer keeps its cached encodings: int8 codes (a quarter of "
+          + "the memory; each component within 1/254) or float32 (default: ${DEFAULT-VALUE}).")
+  EncodingPrecision encodings;
 
   @Option(names = "--similarity", defaultValue = "cosine", converter = Converters.SimilarityConverter.class,
       paramLabel = "cosine|dot", description = "Default: ${DEFAULT-VALUE}.")
@@ -165,7 +171,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
     RunPlan plan = new RunPlan(settings, trainFile, testFile, scheme, peers, transport, broker, noise, prof,
         threads == null ? Runtime.getRuntime().availableProcessors() : threads, Duration.ofSeconds(timeoutSeconds),
-        outDir, source);
+        outDir, source, encodings);
     RunResult r = new FederatedRun(VectorKernelsProvider.get()).execute(plan, new RunProgress() {
       @Override
       public void stage(String what) {
@@ -192,6 +198,7 @@ final class SimulateCommand implements Callable<Integer> {
       m.put("privacy", mode.id());
       m.put("transport", transport);
       m.put("noise", noise);
+      m.put("encodings", encodings.id());
       m.put("ledger_entries", r.ledgerEntries());
       m.put("out", r.out().toString());
       JsonOutput.print(stdout, m);

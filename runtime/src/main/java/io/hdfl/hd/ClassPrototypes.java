@@ -78,13 +78,13 @@ public final class ClassPrototypes {
   }
 
   /**
-   * {@code C_c += alpha · h} when the caller already knows {@code C_c · h} and {@code |h|²}: the norm
-   * is updated in O(1) as {@code |C|² + 2α(C·h) + α²|h|²}. Used by retraining, which recomputes exact
-   * norms at the end of each epoch.
+   * {@code C_c += alpha · H_i} (sample {@code i} of {@code set}) when the caller already knows {@code
+   * C_c · H_i}: the norm is updated in O(1) as {@code |C|² + 2α(C·H) + α²|H|²}. Used by retraining,
+   * which recomputes exact norms at the end of each epoch.
    */
-  void addKnowing(int c, float alpha, float[] h, int off, double dotBefore, double hSq, VectorKernels k) {
-    k.axpy(alpha, h, off, vectors, c * dim, dim);
-    normSq[c] = Math.max(0.0, normSq[c] + 2.0 * alpha * dotBefore + (double) alpha * alpha * hSq);
+  void addKnowing(int c, float alpha, EncodedSet set, int i, double dotBefore, VectorKernels k) {
+    set.addTo(k, alpha, i, vectors, c * dim);
+    normSq[c] = Math.max(0.0, normSq[c] + 2.0 * alpha * dotBefore + (double) alpha * alpha * set.squaredNorm(i));
   }
 
   /** Squared L2 norm of prototype {@code c}. */

@@ -23,9 +23,39 @@ public final class Classifier {
     return similarity;
   }
 
-  /** Predicts every sample of {@code set}. */
+  /** Predicts every sample of {@code set} (float32 or int8). */
   public Predictions predict(ClassPrototypes model, EncodedSet set, int threads) {
-    return predict(model, set.vectors(), set.size(), threads);
+    if (!set.quantized()) {
+      return predict(model, set.vectors(), set.size(), threads);
+    }
+    int n = set.size();
+    int s = model.classes();
+    checkDims(model, set.dim());
+    double[] invNorms = inverseNorms(model);
+    int[] labels = new int[n];
+    float[] margins = new float[n];
+    float[] best = new float[n];
+    int batches = (n + BATCH - 1) / BATCH;
+    ParallelRows.run(batches, threads, 1, 4, (b0, b1) -> {
+      float[] scores = new float[BATCH * s];
+      for (int b = b0; b < b1; b++) {
+        int r0 = b * BATCH;
+        int rows = Math.min(BATCH, n - r0);
+        set.scores(kernels, r0, rows, model.vectors(), s, scores);
+        for (int r = 0; r < rows; r++) {
+          double qq = set.squaredNorm(r0 + r);
+          double qScale = similarity == Similarity.COSINE ? (qq > 0 ? 1.0 / Math.sqrt(qq) : 0.0) : 1.0;
+          decide(scores, r * s, s, invNorms, qScale, r0 + r, labels, margins, best);
+        }
+      }
+    });
+    return new Predictions(labels, margins, best);
+  }
+
+  private static void checkDims(ClassPrototypes model, int dim) {
+    if (model.dim() != dim) {
+      throw new IllegalArgumentException("model D=" + model.dim() + " but data D=" + dim);
+    }
   }
 
   /** Predicts {@code n} row-major hypervectors. */

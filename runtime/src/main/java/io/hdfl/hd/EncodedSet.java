@@ -5,9 +5,19 @@ import io.hdfl.kernels.VectorKernels;
 /**
  * A labelled data set in hypervector form, encoded once and reused by every training epoch and
  * round (the basis is fixed per federation, so encodings never change).
+ *
+ * <p>The hypervectors are stored as float32, or as int8 codes ({@link #quantize()}): component = code
+ * × {@link #scale()}, a quarter of the memory and of the memory traffic of every retraining pass.
+ * Training and inference go through {@link #scoresPair}, {@link #score}, {@link #scores} and {@link
+ * #addTo}, which work on either form; scores are in the units of the components.
  */
 public final class EncodedSet {
+  /** The largest code: components in [-1, 1] are stored as round(127 x) with scale 1/127. */
+  public static final int MAX_CODE = 127;
+
   private final float[] vectors;
+  private final byte[] codes;
+  private final float scale;
   private final int size;
   private final int dim;
   private final int[] labels;
@@ -16,6 +26,8 @@ public final class EncodedSet {
 
   private EncodedSet(float[] vectors, int size, int dim, int[] labels, int classes) {
     this.vectors = vectors;
+    this.codes = null;
+    this.scale = 1f;
     this.size = size;
     this.dim = dim;
     this.labels = labels;
@@ -27,6 +39,25 @@ public final class EncodedSet {
         s += (double) vectors[j] * vectors[j];
       }
       squaredNorms[i] = s;
+    }
+  }
+
+  private EncodedSet(byte[] codes, float scale, int size, int dim, int[] labels, int classes) {
+    this.vectors = null;
+    this.codes = codes;
+    this.scale = scale;
+    this.size = size;
+    this.dim = dim;
+    this.labels = labels;
+    this.classes = classes;
+    this.squaredNorms = new double[size];
+    double s2 = (double) scale * scale;
+    for (int i = 0; i < size; i++) {
+      long s = 0;
+      for (int j = i * dim, end = j + dim; j < end; j++) {
+        s += codes[j] * codes[j];
+      }
+      squaredNorms[i] = s * s2;
     }
   }
 
@@ -77,30 +108,104 @@ public final class EncodedSet {
     return new EncodedSet(vectors, n, dim, labels, classes);
   }
 
-  /** This set followed by {@code more} (same D and classes), copied. */
+  /**
+   * This set followed by {@code more} (same D and classes), copied, in this set's form: appended to an
+   * int8 set, {@code more} is quantized with this set's scale.
+   */
   public EncodedSet concat(EncodedSet more) {
     if (more.dim != dim || more.classes != classes) {
       throw new IllegalArgumentException("cannot append D=" + more.dim + ", S=" + more.classes + " to D=" + dim + ", S="
           + classes);
     }
-    float[] v = new float[(size + more.size) * dim];
-    System.arraycopy(vectors, 0, v, 0, size * dim);
-    System.arraycopy(more.vectors, 0, v, size * dim, more.size * dim);
     int[] l = new int[size + more.size];
     System.arraycopy(labels, 0, l, 0, size);
     System.arraycopy(more.labels, 0, l, size, more.size);
+    if (codes != null) {
+      byte[] c = new byte[(size + more.size) * dim];
+      System.arraycopy(codes, 0, c, 0, size * dim);
+      byte[] appended = more.codes != null && more.scale == scale ? more.codes : more.codesWith(scale);
+      System.arraycopy(appended, 0, c, size * dim, more.size * dim);
+      return new EncodedSet(c, scale, size + more.size, dim, l, classes);
+    }
+    float[] v = new float[(size + more.size) * dim];
+    System.arraycopy(vectors, 0, v, 0, size * dim);
+    System.arraycopy(more.floats(), 0, v, size * dim, more.size * dim);
     return new EncodedSet(v, size + more.size, dim, l, classes);
   }
 
-  /** The rows at {@code indices}, copied. */
+  /** The rows at {@code indices}, copied, in this set's form. */
   public EncodedSet subset(int[] indices) {
-    float[] v = new float[indices.length * dim];
     int[] l = new int[indices.length];
     for (int i = 0; i < indices.length; i++) {
-      System.arraycopy(vectors, indices[i] * dim, v, i * dim, dim);
       l[i] = labels[indices[i]];
     }
+    if (codes != null) {
+      byte[] c = new byte[indices.length * dim];
+      for (int i = 0; i < indices.length; i++) {
+        System.arraycopy(codes, indices[i] * dim, c, i * dim, dim);
+      }
+      return new EncodedSet(c, scale, indices.length, dim, l, classes);
+    }
+    float[] v = new float[indices.length * dim];
+    for (int i = 0; i < indices.length; i++) {
+      System.arraycopy(vectors, indices[i] * dim, v, i * dim, dim);
+    }
     return new EncodedSet(v, indices.length, dim, l, classes);
+  }
+
+  /**
+   * This set with int8 codes (itself if it has them). Components that are all integers in [-127, 127]
+   * (the {@code sign} encoder's ±1) are kept exactly, with scale 1; otherwise the scale is 1/127 of the
+   * largest magnitude, at least 1/127, so every encoder's components in [-1, 1] become round(127 x)
+   * and stay in [-1, 1] (the sensitivity the noise is calibrated to), with an error of at most 1/254.
+   */
+  public EncodedSet quantize() {
+    if (codes != null) {
+      return this;
+    }
+    boolean integral = true;
+    double max = 0;
+    for (int i = 0; i < size * dim; i++) {
+      float x = vectors[i];
+      if (x != Math.rint(x) || Math.abs(x) > MAX_CODE) {
+        integral = false;
+      }
+      max = Math.max(max, Math.abs(x));
+    }
+    float s = integral ? 1f : (float) (Math.max(1.0, max) / MAX_CODE);
+    return new EncodedSet(codesWith(s), s, size, dim, labels, classes);
+  }
+
+  /** Whether the components are stored as int8 codes. */
+  public boolean quantized() {
+    return codes != null;
+  }
+
+  /** The component value of code 1 (1 for a float32 set). */
+  public float scale() {
+    return scale;
+  }
+
+  /** The components as codes of {@code s}: round(x / s), clamped to ±{@link #MAX_CODE}. */
+  private byte[] codesWith(float s) {
+    float[] v = floats();
+    byte[] c = new byte[size * dim];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = (byte) Math.max(-MAX_CODE, Math.min(MAX_CODE, Math.round(v[i] / s)));
+    }
+    return c;
+  }
+
+  /** The components as floats (a copy for an int8 set). */
+  private float[] floats() {
+    if (vectors != null) {
+      return vectors;
+    }
+    float[] v = new float[size * dim];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = codes[i] * scale;
+    }
+    return v;
   }
 
   public int size() {
@@ -129,13 +234,75 @@ public final class EncodedSet {
     return i * dim;
   }
 
-  /** The live row-major hypervectors. Callers must not modify them. */
+  /**
+   * The live row-major hypervectors of a float32 set. Callers must not modify them.
+   *
+   * @throws IllegalStateException for an int8 set (use the scoring methods, or {@link #row})
+   */
   public float[] vectors() {
+    if (vectors == null) {
+      throw new IllegalStateException("this set holds int8 codes, not float32 vectors");
+    }
     return vectors;
+  }
+
+  /** Sample {@code i}'s hypervector, copied (components of an int8 set decoded). */
+  public float[] row(int i) {
+    float[] h = new float[dim];
+    if (vectors != null) {
+      System.arraycopy(vectors, i * dim, h, 0, dim);
+    } else {
+      for (int j = 0; j < dim; j++) {
+        h[j] = codes[i * dim + j] * scale;
+      }
+    }
+    return h;
   }
 
   /** |H_i|², precomputed in double. */
   public double squaredNorm(int i) {
     return squaredNorms[i];
+  }
+
+  /**
+   * Samples {@code i} and {@code j} scored against the {@code s} prototypes: {@code out[c]} and {@code
+   * out[s + c]}, each bit for bit what {@link #score} and {@link #scores} give for that sample alone.
+   */
+  public void scoresPair(VectorKernels k, int i, int j, float[] protos, int s, float[] out) {
+    if (codes == null) {
+      k.dotScoresPair(vectors, i * dim, j * dim, protos, s, dim, out);
+      return;
+    }
+    k.dotScoresPair(codes, i * dim, j * dim, protos, s, dim, out);
+    for (int c = 0; c < 2 * s; c++) {
+      out[c] *= scale;
+    }
+  }
+
+  /** Class {@code c}'s score of sample {@code i}: {@code H_i · C_c}. */
+  public float score(VectorKernels k, int i, float[] protos, int s, int c) {
+    return codes == null ? k.dotScore(vectors, i * dim, protos, s, dim, c)
+        : k.dotScore(codes, i * dim, protos, s, dim, c) * scale;
+  }
+
+  /** Samples {@code from .. from+n} scored against the {@code s} prototypes, {@code out[q*s + c]}. */
+  public void scores(VectorKernels k, int from, int n, float[] protos, int s, float[] out) {
+    if (codes == null) {
+      k.dotScores(vectors, from * dim, n, protos, s, dim, out);
+      return;
+    }
+    k.dotScores(codes, from * dim, n, protos, s, dim, out);
+    for (int c = 0; c < n * s; c++) {
+      out[c] *= scale;
+    }
+  }
+
+  /** {@code y[yOff .. yOff+D) += alpha · H_i}. */
+  public void addTo(VectorKernels k, float alpha, int i, float[] y, int yOff) {
+    if (codes == null) {
+      k.axpy(alpha, vectors, i * dim, y, yOff, dim);
+    } else {
+      k.axpy(alpha * scale, codes, i * dim, y, yOff, dim);
+    }
   }
 }

@@ -26,9 +26,8 @@ public final class PrototypeTrainer {
   /** Adds every sample of {@code set} to its class prototype. */
   public void bundle(ClassPrototypes model, EncodedSet set) {
     check(model, set);
-    float[] v = set.vectors();
     for (int i = 0; i < set.size(); i++) {
-      kernels.axpy(1f, v, set.offset(i), model.vectors(), set.label(i) * model.dim(), model.dim());
+      set.addTo(kernels, 1f, i, model.vectors(), set.label(i) * model.dim());
     }
     model.recomputeNorms();
   }
@@ -60,37 +59,34 @@ public final class PrototypeTrainer {
   }
 
   /**
-   * One pass in the given order; returns the number of mistakes (= updates). Samples are scored two at
-   * a time, so the prototypes are read once for both (from L2: S × D floats do not fit in L1); when
+   * One pass in the given order; returns the number of mistakes (= updates). Samples (float32 or int8,
+   * see {@link EncodedSet#quantize}) are scored two at a time, so the prototypes are read once for both (from L2: S × D floats do not fit in L1); when
    * the first one changes two classes, the second one's scores for those two are computed again, so
    * the pass is bit for bit the one-sample-at-a-time perceptron.
    */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
     int s = model.classes();
-    int d = model.dim();
     float[] protos = model.vectors();
-    float[] v = set.vectors();
     float[] scores = new float[2 * s];
     int mistakes = 0;
     int k = 0;
     for (; k + 1 < order.length; k += 2) {
       int first = order[k];
       int second = order[k + 1];
-      int secondOff = set.offset(second);
-      kernels.dotScoresPair(v, set.offset(first), secondOff, protos, s, d, scores);
+      set.scoresPair(kernels, first, second, protos, s, scores);
       int pred = learn(model, set, first, scores, 0);
       if (pred >= 0) {
         mistakes++;
         int truth = set.label(first);
-        scores[s + truth] = kernels.dotScore(v, secondOff, protos, s, d, truth);
-        scores[s + pred] = kernels.dotScore(v, secondOff, protos, s, d, pred);
+        scores[s + truth] = set.score(kernels, second, protos, s, truth);
+        scores[s + pred] = set.score(kernels, second, protos, s, pred);
       }
       if (learn(model, set, second, scores, s) >= 0) {
         mistakes++;
       }
     }
     if (k < order.length) {
-      kernels.dotScores(v, set.offset(order[k]), 1, protos, s, d, scores);
+      set.scores(kernels, order[k], 1, protos, s, scores);
       if (learn(model, set, order[k], scores, 0) >= 0) {
         mistakes++;
       }
@@ -120,10 +116,8 @@ public final class PrototypeTrainer {
     if (pred == truth) {
       return -1;
     }
-    int off = set.offset(i);
-    double hSq = set.squaredNorm(i);
-    model.addKnowing(truth, 1f, set.vectors(), off, scores[so + truth], hSq, kernels);
-    model.addKnowing(pred, -1f, set.vectors(), off, scores[so + pred], hSq, kernels);
+    model.addKnowing(truth, 1f, set, i, scores[so + truth], kernels);
+    model.addKnowing(pred, -1f, set, i, scores[so + pred], kernels);
     return pred;
   }
 

@@ -59,12 +59,12 @@ public final class FederatedRun {
           + SyntheticMachiningFleet.WINDOW + ")");
       Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
       SyntheticMachiningFleet.Fleet fleet = SyntheticMachiningFleet.build(s.seed(), plan.peers(), encoder);
-      testSet = fleet.test();
+      testSet = plan.encodings().apply(fleet.test());
       streams = fleet.streams();
       if (s.topology() == Topology.RING) {
         // ring peers retrain on a shard of their machine's next windows; star clients learn live, round by round
         for (LiveStream live : streams) {
-          shards.add(live.next(s.perRound()));
+          shards.add(plan.encodings().apply(live.next(s.perRound())));
         }
       }
     } else {
@@ -77,8 +77,9 @@ public final class FederatedRun {
       Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
       EncodedSet all = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(), train.numClasses(),
           plan.threads());
-      testSet = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), train.numClasses(),
-          plan.threads());
+      all = plan.encodings().apply(all);
+      testSet = plan.encodings().apply(EncodedSet.encode(encoder, test.features(), test.size(), test.labels(),
+          train.numClasses(), plan.threads()));
       for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, s.seed()).assign(train)) {
         shards.add(all.subset(idx));
       }

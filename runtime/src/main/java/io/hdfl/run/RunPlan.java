@@ -2,6 +2,7 @@ package io.hdfl.run;
 
 import io.hdfl.data.Partitioner;
 import io.hdfl.federation.FederationSettings;
+import io.hdfl.hd.EncodingPrecision;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -13,6 +14,7 @@ import java.time.Duration;
  * @param brokerUrl an external broker, or null for the embedded one
  * @param noise {@code seeded} or {@code secure}
  * @param profile energy/device profile name or spec (see DeviceProfiles)
+ * @param encodings how every peer keeps its cached encodings (and the test set is kept)
  */
 public record RunPlan(
     FederationSettings settings,
@@ -27,18 +29,21 @@ public record RunPlan(
     int threads,
     Duration timeout,
     Path out,
-    String source) {
+    String source,
+    EncodingPrecision encodings) {
 
   /** The built-in live signal source {@code simulate --source} names (instead of data files). */
   public static final String SYNTHETIC_MACHINING = "synthetic-machining";
 
-  /** A run on data files. */
+  /** A run on data files with int8 encodings. */
   public RunPlan(FederationSettings settings, Path train, Path test, Partitioner.Scheme split, int peers, String transport,
       String brokerUrl, String noise, String profile, int threads, Duration timeout, Path out) {
-    this(settings, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, null);
+    this(settings, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, null,
+        EncodingPrecision.INT8);
   }
 
   public RunPlan {
+    java.util.Objects.requireNonNull(encodings, "encodings");
     if (peers < 1) {
       throw new IllegalArgumentException("--peers must be >= 1, got " + peers);
     }

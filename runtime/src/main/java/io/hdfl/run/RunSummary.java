@@ -38,6 +38,8 @@ final class RunSummary {
             + (plan.settings().topology().id().equals("star") ? "; clients learn from live windows each round" : "")
         : plan.train() + " → " + plan.test() + " (" + plan.split().name().toLowerCase(Locale.ROOT) + " split)");
     row(b, "encoder", s.encoder().kind().id() + ", D=" + s.encoder().dim() + ", basis seed " + s.encoder().basisSeed());
+    row(b, "cached encodings", plan.encodings() == io.hdfl.hd.EncodingPrecision.INT8
+        ? "int8 codes (each component within 1/254 of its float value; models and noise in float32)" : "float32");
     row(b, "retraining epochs per round", String.valueOf(s.retrainEpochs()));
     row(b, "privacy", privacyLine(s));
     row(b, "noise source", plan.noise().equals("seeded")

@@ -50,6 +50,7 @@ class SimulateCommandTest {
     assertEquals(j.get("final_accuracy").asDouble(), last.get("accuracy").asDouble(), 1e-12);
     String summary = Files.readString(out.resolve("summary.md"));
     assertTrue(summary.contains("NOT FOR DEPLOYMENT") && summary.contains("final-model user"), summary);
+    assertTrue(summary.contains("| cached encodings | int8 codes"), summary);
     // The ledger verifies with no other argument: the keys are in the run folder.
     CliRun v = CliRun.of("ledger", "verify", out.resolve("ledger.jsonl").toString());
     assertEquals(0, v.code(), v.out() + v.err());
@@ -66,6 +67,31 @@ class SimulateCommandTest {
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertTrue(j.get("final_accuracy").asDouble() > 0.9, r.out());
     assertEquals("star", j.get("topology").asText());
+  }
+
+  @Test
+  void peersKeepInt8EncodingsUnlessAskedForFloat32() throws Exception {
+    Path[] d = data();
+    double[] accuracy = new double[2];
+    String[] modes = {null, "float32"};
+    for (int m = 0; m < 2; m++) {
+      List<String> args = new java.util.ArrayList<>(List.of("simulate", "--train", d[0].toString(), "--test",
+          d[1].toString(), "--transport", "loopback", "--privacy", "none", "--peers", "3", "--rounds", "2", "--dim",
+          "500", "--out", dir.resolve("enc" + m).toString(), "--json"));
+      if (modes[m] != null) {
+        args.addAll(List.of("--encodings", modes[m]));
+      }
+      CliRun r = CliRun.of(args.toArray(new String[0]));
+      assertEquals(0, r.code(), r.err());
+      JsonNode j = new ObjectMapper().readTree(r.out());
+      assertEquals(m == 0 ? "int8" : "float32", j.get("encodings").asText(), r.out());
+      accuracy[m] = j.get("final_accuracy").asDouble();
+      assertTrue(accuracy[m] > 0.9, r.out());
+    }
+    assertEquals(accuracy[1], accuracy[0], 0.05, "int8 codes learn what float32 learns");
+    CliRun bad = CliRun.of("simulate", "--encodings", "int4", "--train", d[0].toString(), "--test", d[1].toString());
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().contains("float32 or int8"), bad.err());
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.hdfl.federation;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.hd.EncodedSet;
@@ -85,14 +86,26 @@ class RingFederationTest {
 
   @Test
   void mqttAndLoopbackGiveBitIdenticalModels() throws Exception {
-    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).build();
     List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
-    Simulation.Result loop = FederationFixture.run(s, shards, new LoopbackBroker()::connect);
+    List<EncodedSet> int8 = shards.stream().map(EncodedSet::quantize).toList();
+    float[] floatModel = null;
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
       MqttSettings base = MqttSettings.builder(broker.uri()).build();
-      Simulation.Result mqtt = FederationFixture.run(s, shards, id -> MqttTransport.connect(base.withClientId(id)));
-      assertArrayEquals(loop.finalModel().toArray(), mqtt.finalModel().toArray());
-      assertEquals(loop.ledger().size(), mqtt.ledger().size());
+      for (List<EncodedSet> data : List.of(shards, int8)) {
+        // a federation of its own each (the broker keeps the first one's final model retained)
+        FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2)
+            .federation(data == int8 ? "bits-int8" : "bits-float32").build();
+        Simulation.Result loop = FederationFixture.run(s, data, new LoopbackBroker()::connect);
+        Simulation.Result mqtt = FederationFixture.run(s, data, id -> MqttTransport.connect(base.withClientId(id)));
+        assertArrayEquals(loop.finalModel().toArray(), mqtt.finalModel().toArray());
+        assertEquals(loop.ledger().size(), mqtt.ledger().size());
+        if (floatModel == null) {
+          floatModel = loop.finalModel().toArray();
+        } else {
+          assertFalse(java.util.Arrays.equals(floatModel, loop.finalModel().toArray()),
+              "peers with int8 encodings learn from the codes, not from the float32 values");
+        }
+      }
     }
   }
 

@@ -2,6 +2,8 @@ package io.hdfl.hd;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
@@ -41,5 +43,32 @@ class ClassifierTest {
       single[i] = c.predictOne(p, java.util.Arrays.copyOfRange(q, i * d, (i + 1) * d));
     }
     assertArrayEquals(single, batch.labels());
+  }
+
+  @Test
+  void anInt8SetIsClassifiedLikeItsFloatForm() {
+    Encoder enc = new Encoder(new EncoderSpec(EncoderKind.COS, 20, 2000, 3L), K, 2);
+    EncodedSet train = PrototypeTrainerTest.blobs(300, 1, enc);
+    EncodedSet test = PrototypeTrainerTest.blobs(400, 2, enc);
+    ClassPrototypes p = new ClassPrototypes(3, 2000);
+    new PrototypeTrainer(K, Similarity.COSINE).bundle(p, train);
+    for (Similarity sim : Similarity.values()) {
+      Classifier c = new Classifier(K, sim);
+      Predictions f = c.predict(p, test, 2);
+      Predictions q = c.predict(p, test.quantize(), 2);
+      int agree = 0;
+      for (int i = 0; i < test.size(); i++) {
+        if (f.labels()[i] == q.labels()[i]) {
+          agree++;
+        }
+        // the scores are those of the decoded rows: within the rounding of the codes
+        double tol = sim == Similarity.COSINE ? 2e-3 : 2e-3 * Math.abs(f.bestScores()[i]) + 1e-3;
+        assertEquals(f.bestScores()[i], q.bestScores()[i], tol, sim + " sample " + i);
+      }
+      assertTrue(agree >= test.size() - 4, sim + ": " + agree + " of " + test.size() + " agree");
+    }
+    Classifier c = new Classifier(K, Similarity.COSINE);
+    assertThrows(IllegalArgumentException.class,
+        () -> c.predict(new ClassPrototypes(3, 1000), test.quantize(), 1));
   }
 }

@@ -56,8 +56,10 @@ class PrototypeTrainerTest {
   void aPassInPairsIsBitForBitThePassOneSampleAtATime() {
     // odd and even sample counts (an odd one ends with a sample alone), class counts around the
     // kernels' groups of eight and four, both similarities, and passes enough for the JIT to compile
+    // float32 and int8 sets alike
     for (VectorKernels k : new VectorKernels[] {K, VectorKernelsProvider.scalar()}) {
       for (Similarity sim : Similarity.values()) {
+        for (boolean quantized : new boolean[] {false, true}) {
         for (int[] shape : new int[][] {{101, 10, 300}, {64, 3, 37}, {33, 26, 50}, {7, 12, 4}}) {
           int n = shape[0], s = shape[1], d = shape[2];
           SplittableRandom r = new SplittableRandom(n * 31L + s);
@@ -69,7 +71,8 @@ class PrototypeTrainerTest {
               v[i * d + j] = (float) (r.nextGaussian() + (j % s == y[i] ? 0.5 : 0.0));
             }
           }
-          EncodedSet set = EncodedSet.of(v, n, d, y, s);
+          EncodedSet set = quantized ? EncodedSet.of(v, n, d, y, s).quantize() : EncodedSet.of(v, n, d, y, s);
+          assertEquals(quantized, set.quantized());
           float[] start = new float[s * d];
           for (int j = 0; j < start.length; j++) {
             start[j] = (float) r.nextGaussian();
@@ -91,7 +94,7 @@ class PrototypeTrainerTest {
             }
             int mistakes = trainer.epoch(paired, set, order);
             assertEquals(oneAtATime(k, sim, single, set, order), mistakes, "pass " + pass);
-            String at = k.describe() + " " + sim + " n=" + n + " s=" + s + " d=" + d + " pass " + pass;
+            String at = k.describe() + " " + sim + (quantized ? " int8" : "") + " n=" + n + " s=" + s + " d=" + d + " pass " + pass;
             assertArrayEquals(single.toArray(), paired.toArray(), at);
             for (int c = 0; c < s; c++) {
               assertEquals(single.normSq(c), paired.normSq(c), 0.0, at + " norm of " + c);
@@ -99,6 +102,7 @@ class PrototypeTrainerTest {
             updates += mistakes;
           }
           assertTrue(updates >= 10, "the passes must change the model, n=" + n + " s=" + s + ": " + updates);
+        }
         }
       }
     }
@@ -110,8 +114,7 @@ class PrototypeTrainerTest {
     float[] scores = new float[s];
     int mistakes = 0;
     for (int i : order) {
-      int off = set.offset(i);
-      k.dotScores(set.vectors(), off, 1, model.vectors(), s, model.dim(), scores);
+      set.scores(k, i, 1, model.vectors(), s, scores);
       int pred = 0;
       double best = Double.NEGATIVE_INFINITY;
       for (int c = 0; c < s; c++) {
@@ -126,8 +129,8 @@ class PrototypeTrainerTest {
       }
       int truth = set.label(i);
       if (pred != truth) {
-        model.addKnowing(truth, 1f, set.vectors(), off, scores[truth], set.squaredNorm(i), k);
-        model.addKnowing(pred, -1f, set.vectors(), off, scores[pred], set.squaredNorm(i), k);
+        model.addKnowing(truth, 1f, set, i, scores[truth], k);
+        model.addKnowing(pred, -1f, set, i, scores[pred], k);
         mistakes++;
       }
     }

@@ -8,9 +8,20 @@ final class KernelArgs {
     if (a == null) {
       throw new NullPointerException(name);
     }
-    if (off < 0 || len < 0 || off > a.length - len) {
+    range(a.length, off, len, name);
+  }
+
+  static void range(byte[] a, int off, int len, String name) {
+    if (a == null) {
+      throw new NullPointerException(name);
+    }
+    range(a.length, off, len, name);
+  }
+
+  private static void range(int length, int off, int len, String name) {
+    if (off < 0 || len < 0 || off > length - len) {
       throw new IndexOutOfBoundsException(
-          name + ": range [" + off + ", " + ((long) off + len) + ") outside array of length " + a.length);
+          name + ": range [" + off + ", " + ((long) off + len) + ") outside array of length " + length);
     }
   }
 
@@ -22,9 +33,20 @@ final class KernelArgs {
     if (a == null) {
       throw new NullPointerException(name);
     }
-    if (off < 0 || rows < 0 || cols < 0 || off + rows * cols > a.length) {
+    matrix(a.length, off, rows, cols, name);
+  }
+
+  static void matrix(byte[] a, long off, long rows, long cols, String name) {
+    if (a == null) {
+      throw new NullPointerException(name);
+    }
+    matrix(a.length, off, rows, cols, name);
+  }
+
+  private static void matrix(int length, long off, long rows, long cols, String name) {
+    if (off < 0 || rows < 0 || cols < 0 || off + rows * cols > length) {
       throw new IndexOutOfBoundsException(
-          name + ": " + rows + "x" + cols + " at offset " + off + " does not fit in array of length " + a.length);
+          name + ": " + rows + "x" + cols + " at offset " + off + " does not fit in array of length " + length);
     }
   }
 
@@ -50,6 +72,27 @@ final class KernelArgs {
   }
 
   static void scoreOf(float[] queries, int qOff, float[] protos, int s, int d, int c) {
+    matrix(queries, qOff, 1, d, "queries");
+    matrix(protos, s, d, "protos");
+    if (c < 0 || c >= s) {
+      throw new IndexOutOfBoundsException("class " + c + " outside 0.." + (s - 1));
+    }
+  }
+
+  static void scores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    matrix(queries, qOff, nq, d, "queries");
+    matrix(protos, s, d, "protos");
+    matrix(scores, nq, s, "scores");
+  }
+
+  static void scoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    matrix(queries, off1, 1, d, "queries");
+    matrix(queries, off2, 1, d, "queries");
+    matrix(protos, s, d, "protos");
+    matrix(scores, 2, s, "scores");
+  }
+
+  static void scoreOf(byte[] queries, int qOff, float[] protos, int s, int d, int c) {
     matrix(queries, qOff, 1, d, "queries");
     matrix(protos, s, d, "protos");
     if (c < 0 || c >= s) {

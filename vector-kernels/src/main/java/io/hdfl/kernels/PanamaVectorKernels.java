@@ -9,8 +9,9 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Panama Vector API kernels. This is the only file that touches {@code jdk.incubator.vector}; it is
- * loaded reflectively by {@link VectorKernelsProvider} only after the module is known to be present.
+ * Panama Vector API kernels. This file and {@link PanamaCodeKernels} (its int8 kernels) are the only
+ * ones that touch {@code jdk.incubator.vector}; it is loaded reflectively by {@link
+ * VectorKernelsProvider} only after the module is known to be present.
  */
 final class PanamaVectorKernels implements VectorKernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -303,13 +304,18 @@ final class PanamaVectorKernels implements VectorKernels {
   /** Scratch for {@link #laneSum}, one per thread, looked up once per public call and passed down. */
   private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
 
+  /** This thread's scratch for {@link #laneSum}. */
+  static float[] lanes() {
+    return LANES.get();
+  }
+
   /**
    * The lanes of {@code v} added one after another from lane 0, {@code ((0 + v0) + v1) + ...}: the
    * order of {@code reduceLanes(ADD)} in JDK 17's interpreter and C2 alike, written out because JDK
    * 25's C2 sums the lanes in another order than its interpreter and C1, so that a score, and with it
    * a model, would depend on when its kernel was compiled. {@code lanes} is this thread's scratch.
    */
-  private static float laneSum(FloatVector v, float[] lanes) {
+  static float laneSum(FloatVector v, float[] lanes) {
     v.intoArray(lanes, 0);
     float s = 0f;
     for (int k = 0; k < L; k++) {
@@ -598,6 +604,33 @@ final class PanamaVectorKernels implements VectorKernels {
       }
     }
     System.arraycopy(t, 0, out, o, 8);
+  }
+
+  // ---------------------------------------------------------------- int8 codes
+
+  @Override
+  public void axpy(float alpha, byte[] x, int xOff, float[] y, int yOff, int len) {
+    KernelArgs.range(x, xOff, len, "x");
+    KernelArgs.range(y, yOff, len, "y");
+    PanamaCodeKernels.axpy(alpha, x, xOff, y, yOff, len);
+  }
+
+  @Override
+  public void dotScores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
+    PanamaCodeKernels.dotScores(queries, qOff, nq, protos, s, d, scores);
+  }
+
+  @Override
+  public void dotScoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
+    PanamaCodeKernels.dotScoresPair(queries, off1, off2, protos, s, d, scores);
+  }
+
+  @Override
+  public float dotScore(byte[] queries, int qOff, float[] protos, int s, int d, int c) {
+    KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
+    return PanamaCodeKernels.dotScore(queries, qOff, protos, d, c);
   }
 
   @Override

@@ -156,6 +156,48 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
+  public void axpy(float alpha, byte[] x, int xOff, float[] y, int yOff, int len) {
+    KernelArgs.range(x, xOff, len, "x");
+    KernelArgs.range(y, yOff, len, "y");
+    for (int i = 0; i < len; i++) {
+      y[yOff + i] += alpha * x[xOff + i];
+    }
+  }
+
+  @Override
+  public void dotScores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
+    for (int q = 0; q < nq; q++) {
+      for (int c = 0; c < s; c++) {
+        scores[q * s + c] = score(queries, qOff + q * d, protos, c * d, d);
+      }
+    }
+  }
+
+  @Override
+  public void dotScoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
+    for (int c = 0; c < s; c++) {
+      scores[c] = score(queries, off1, protos, c * d, d);
+      scores[s + c] = score(queries, off2, protos, c * d, d);
+    }
+  }
+
+  @Override
+  public float dotScore(byte[] queries, int qOff, float[] protos, int s, int d, int c) {
+    KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
+    return score(queries, qOff, protos, c * d, d);
+  }
+
+  private static float score(byte[] q, int qo, float[] p, int po, int d) {
+    float acc = 0f;
+    for (int i = 0; i < d; i++) {
+      acc += q[qo + i] * p[po + i];
+    }
+    return acc;
+  }
+
+  @Override
   public int argmax(float[] x, int off, int len) {
     return argmaxOf(x, off, len);
   }

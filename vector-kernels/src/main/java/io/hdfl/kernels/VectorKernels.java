@@ -94,6 +94,31 @@ public interface VectorKernels {
    */
   float dotScore(float[] queries, int qOff, float[] protos, int s, int d, int c);
 
+  // Int8 codes: quantized hypervectors, each component a code in [-127, 127] times a scale that the
+  // caller applies (codes are exact in float, so these are the float kernels on integer-valued queries).
+
+  /** {@code y[i] += alpha * x[i]} for int8 codes {@code x}. */
+  void axpy(float alpha, byte[] x, int xOff, float[] y, int yOff, int len);
+
+  /**
+   * {@link #dotScores(float[], int, int, float[], int, int, float[])} for {@code nq} queries of int8
+   * codes stored row-major from {@code queries[qOff]}: {@code scores[q*s + c] = Σ code · prototype}.
+   */
+  void dotScores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores);
+
+  /**
+   * Two code queries at once: {@code scores[c]} for the one at {@code off1}, {@code scores[s + c]} for
+   * the one at {@code off2}, each bit for bit what {@link #dotScores(byte[], int, int, float[], int,
+   * int, float[])} gives for that query alone.
+   */
+  void dotScoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores);
+
+  /**
+   * Class {@code c}'s score of the code query at {@code qOff}, bit for bit what {@link
+   * #dotScores(byte[], int, int, float[], int, int, float[])} puts at {@code scores[c]} for it.
+   */
+  float dotScore(byte[] queries, int qOff, float[] protos, int s, int d, int c);
+
   /** Index of the largest value (first one on ties); NaN never wins. {@code len >= 1}. */
   int argmax(float[] x, int off, int len);
 

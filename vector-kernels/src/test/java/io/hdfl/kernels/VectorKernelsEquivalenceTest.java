@@ -132,6 +132,94 @@ class VectorKernelsEquivalenceTest {
     }
   }
 
+  /** {@code n} int8 codes in [-127, 127], the extremes included. */
+  private static byte[] codes(int n, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (r.nextInt(255) - 127);
+    }
+    if (n > 1) {
+      b[0] = 127;
+      b[n - 1] = -127;
+    }
+    return b;
+  }
+
+  @Test
+  void codeKernelsMatchDoublePrecisionSums() {
+    List<VectorKernels> all = new java.util.ArrayList<>(KernelPairs.panamaVariants());
+    all.add(scalar);
+    for (VectorKernels k : all) {
+      for (int d : KernelPairs.AWKWARD_SIZES) {
+        for (int s : new int[] {1, 3, 4, 5, 8, 10, 13, 26}) {
+          int nq = d >= 1021 ? 2 : 3;
+          byte[] q = codes(nq * d + 2, d * 37L + s);
+          float[] p = KernelPairs.gaussian(s * d, d * 19L + s, 1.0);
+          float[] got = new float[nq * s];
+          k.dotScores(q, 2, nq, p, s, d, got);
+          for (int j = 0; j < nq; j++) {
+            for (int c = 0; c < s; c++) {
+              double exact = 0;
+              for (int i = 0; i < d; i++) {
+                exact += (double) q[2 + j * d + i] * p[c * d + i];
+              }
+              assertEquals(exact, got[j * s + c], 2 * sumTolerance(d, 127.0),
+                  k.describe() + " d=" + d + " s=" + s + " query " + j + " c=" + c);
+            }
+          }
+          int past = (nq - 1) * d + 3;
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScores(q, past, 1, p, s, d, got));
+        }
+        // axpy: alpha times each code, added to y in place and nowhere else
+        byte[] x = codes(d + 3, 300 + d);
+        float[] y = KernelPairs.gaussian(d + 2, 400 + d, 1.0);
+        float[] z = y.clone();
+        k.axpy(-0.0078125f, x, 3, z, 1, d);
+        assertEquals(y[0], z[0], 0f);
+        for (int i = 0; i < d; i++) {
+          assertEquals(y[1 + i] + -0.0078125 * x[3 + i], z[1 + i], 1e-6, k.describe() + " axpy d=" + d + " i=" + i);
+        }
+        assertEquals(y[d + 1], z[d + 1], 0f);
+        assertThrows(IndexOutOfBoundsException.class, () -> k.axpy(1f, x, 4, z, 0, d));
+      }
+    }
+  }
+
+  @Test
+  void codePairAndSingleClassScoresHaveTheBitsOfDotScores() {
+    List<VectorKernels> all = new java.util.ArrayList<>(KernelPairs.panamaVariants());
+    all.add(scalar);
+    for (VectorKernels k : all) {
+      for (int d : KernelPairs.AWKWARD_SIZES) {
+        for (int s : new int[] {1, 3, 4, 5, 8, 10, 12, 13, 26}) {
+          byte[] q = codes(3 * d + 1, d * 23L + s);
+          float[] p = KernelPairs.gaussian(s * d, d * 11L + s, 1.0);
+          int[][] pairs = {{0, 2 * d}, {2 * d, 0}, {d, d + 1}, {d + 1, 0}};
+          for (int[] pair : pairs) {
+            float[] both = new float[2 * s];
+            k.dotScoresPair(q, pair[0], pair[1], p, s, d, both);
+            for (int j = 0; j < 2; j++) {
+              float[] alone = new float[s];
+              k.dotScores(q, pair[j], 1, p, s, d, alone);
+              for (int c = 0; c < s; c++) {
+                String at = k.describe() + " d=" + d + " s=" + s + " query " + pair[j] + " c=" + c;
+                assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(both[j * s + c]), "pair, " + at);
+                assertEquals(Float.floatToRawIntBits(alone[c]),
+                    Float.floatToRawIntBits(k.dotScore(q, pair[j], p, s, d, c)), "single class, " + at);
+              }
+            }
+          }
+          int past = 2 * d + 2;
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, past, p, s, d, new float[2 * s]));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, d, p, s, d, new float[2 * s - 1]));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, past, p, s, d, 0));
+          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, 0, p, s, d, s));
+        }
+      }
+    }
+  }
+
   @Test
   void dotScoresMatchReference() {
     for (VectorKernels panama : KernelPairs.panamaVariants()) {

@@ -1,0 +1,130 @@
+package io.hdfl.hd;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.kernels.VectorKernels;
+import io.hdfl.kernels.VectorKernelsProvider;
+import org.junit.jupiter.api.Test;
+
+/** The two forms of an encoded set: float32, and int8 codes with a scale ({@link EncodedSet#quantize}). */
+class EncodedSetTest {
+  private static final VectorKernels K = VectorKernelsProvider.get();
+
+  private static EncodedSet encoded(EncoderKind kind, int n, int d) {
+    Encoder enc = new Encoder(new EncoderSpec(kind, 20, d, 5L), K, 1);
+    return PrototypeTrainerTest.blobs(n, 9, enc);
+  }
+
+  @Test
+  void signEncodingsAreStoredExactly() {
+    EncodedSet f = encoded(EncoderKind.SIGN, 40, 301);
+    EncodedSet q = f.quantize();
+    assertTrue(q.quantized());
+    assertFalse(f.quantized());
+    assertEquals(1f, q.scale(), 0f);
+    for (int i = 0; i < f.size(); i++) {
+      assertArrayEquals(f.row(i), q.row(i), "sample " + i);
+      assertEquals(f.squaredNorm(i), q.squaredNorm(i), 0.0);
+      assertEquals(301.0, q.squaredNorm(i), 0.0); // every component is ±1
+    }
+  }
+
+  @Test
+  void cosEncodingsAreRoundedToHalfAStepAndStayInTheSensitivityBound() {
+    EncodedSet f = encoded(EncoderKind.COS, 50, 1000);
+    EncodedSet q = f.quantize();
+    assertEquals(1f / 127, q.scale(), 0f);
+    for (int i = 0; i < f.size(); i++) {
+      float[] a = f.row(i);
+      float[] b = q.row(i);
+      double sq = 0;
+      for (int j = 0; j < a.length; j++) {
+        assertEquals(a[j], b[j], 0.5 / 127 + 1e-6, "sample " + i + " component " + j);
+        assertTrue(Math.abs(b[j]) <= 1f, "|component| <= 1 keeps |H| <= sqrt(D)");
+        sq += (double) b[j] * b[j];
+      }
+      assertEquals(sq, q.squaredNorm(i), 1e-7 * sq, "squared norm of the stored codes, sample " + i);
+    }
+    assertSame(q, q.quantize());
+    assertThrows(IllegalStateException.class, q::vectors);
+    assertEquals(f.labels().length, q.labels().length);
+    assertArrayEquals(f.labels(), q.labels());
+  }
+
+  @Test
+  void valuesBeyondOneGetAScaleThatFitsTheLargest() {
+    float[] v = {3.5f, -7f, 0.25f, 1f, 0f, -2f};
+    EncodedSet q = EncodedSet.of(v, 2, 3, new int[] {0, 1}, 2).quantize();
+    assertEquals(7f / 127, q.scale(), 1e-9f);
+    assertEquals(-7f, q.row(0)[1], 1e-6f);
+    for (int j = 0; j < 3; j++) {
+      assertEquals(v[j], q.row(0)[j], 0.5 * 7 / 127 + 1e-6);
+      assertEquals(v[3 + j], q.row(1)[j], 0.5 * 7 / 127 + 1e-6);
+    }
+    // integers within the code range are kept as they are
+    EncodedSet ints = EncodedSet.of(new float[] {-127, 3, 0, 127}, 2, 2, new int[] {0, 0}, 1).quantize();
+    assertEquals(1f, ints.scale(), 0f);
+    assertArrayEquals(new float[] {-127, 3}, ints.row(0));
+  }
+
+  @Test
+  void scoresAndUpdatesOfAnInt8SetAreThoseOfItsDecodedRows() {
+    EncodedSet q = encoded(EncoderKind.COS, 30, 999).quantize();
+    int s = 10;
+    int d = q.dim();
+    float[] protos = EncoderTest.randomRows(s, d, 3, 1.0);
+    float[] pair = new float[2 * s];
+    float[] batch = new float[3 * s];
+    q.scoresPair(K, 4, 17, protos, s, pair);
+    q.scores(K, 16, 3, protos, s, batch);
+    for (int c = 0; c < s; c++) {
+      float[] h = q.row(4);
+      double exact = 0;
+      for (int j = 0; j < d; j++) {
+        exact += (double) h[j] * protos[c * d + j];
+      }
+      assertEquals(exact, pair[c], 1e-4, "class " + c);
+      // one sample's score has the same bits whichever way it is asked for
+      assertEquals(Float.floatToRawIntBits(q.score(K, 4, protos, s, c)), Float.floatToRawIntBits(pair[c]));
+      assertEquals(Float.floatToRawIntBits(q.score(K, 17, protos, s, c)), Float.floatToRawIntBits(pair[s + c]));
+      assertEquals(Float.floatToRawIntBits(batch[s + c]), Float.floatToRawIntBits(pair[s + c]));
+    }
+    float[] y = new float[d + 2];
+    q.addTo(K, -2f, 7, y, 1);
+    float[] h = q.row(7);
+    assertEquals(0f, y[0], 0f);
+    assertEquals(0f, y[d + 1], 0f);
+    for (int j = 0; j < d; j++) {
+      assertEquals(-2f * h[j], y[1 + j], 1e-6);
+    }
+  }
+
+  @Test
+  void subsetsAndConcatenationsKeepTheFormOfTheFirstSet() {
+    EncodedSet f = encoded(EncoderKind.COS, 20, 64);
+    EncodedSet q = f.quantize();
+    EncodedSet sub = q.subset(new int[] {5, 2});
+    assertTrue(sub.quantized());
+    assertArrayEquals(q.row(5), sub.row(0));
+    assertArrayEquals(q.row(2), sub.row(1));
+    assertEquals(q.label(5), sub.label(0));
+
+    EncodedSet longer = q.concat(f.subset(new int[] {0, 1}));
+    assertTrue(longer.quantized());
+    assertEquals(22, longer.size());
+    assertEquals(q.scale(), longer.scale(), 0f);
+    assertArrayEquals(q.row(0), longer.row(20)); // the float rows appended as this set's codes
+    assertArrayEquals(q.row(19), longer.row(19));
+    assertEquals(f.label(1), longer.label(21));
+
+    EncodedSet mixed = f.concat(q.subset(new int[] {3}));
+    assertFalse(mixed.quantized());
+    assertArrayEquals(q.row(3), mixed.row(20)); // the codes appended decoded
+    assertArrayEquals(f.row(7), mixed.row(7));
+  }
+}

@@ -1,0 +1,185 @@
+package io.hdfl.kernels;
+
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Panama kernels on int8 codes (quantized hypervectors): codes are loaded as bytes and widened to
+ * float lanes, so a sample costs a quarter of the memory traffic of its float32 form. Every score has
+ * one accumulator per query and class, summed over the dimensions in order, its lanes added with
+ * {@link PanamaVectorKernels#laneSum} and the tail after them, so single, pair and batch scores have
+ * the same bits. Used only by {@link PanamaVectorKernels}.
+ */
+final class PanamaCodeKernels {
+  private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+  private static final int L = F.length();
+  /**
+   * Codes loaded at a time: one float vector's worth, or eight where a float vector has four lanes
+   * (there is no 32-bit byte vector), widened in {@link #PARTS} parts.
+   */
+  private static final VectorSpecies<Byte> B =
+      L >= 8 ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * Byte.SIZE)) : ByteVector.SPECIES_64;
+  private static final int STEP = B.length();
+  private static final int PARTS = STEP / L;
+
+  private PanamaCodeKernels() {}
+
+  private static FloatVector widen(ByteVector codes, int part) {
+    return (FloatVector) codes.convertShape(VectorOperators.B2F, F, part);
+  }
+
+  static void axpy(float alpha, byte[] x, int xOff, float[] y, int yOff, int len) {
+    FloatVector va = FloatVector.broadcast(F, alpha);
+    int i = 0;
+    for (int bound = B.loopBound(len); i < bound; i += STEP) {
+      ByteVector codes = ByteVector.fromArray(B, x, xOff + i);
+      for (int part = 0; part < PARTS; part++) {
+        int j = i + part * L;
+        widen(codes, part).fma(va, FloatVector.fromArray(F, y, yOff + j)).intoArray(y, yOff + j);
+      }
+    }
+    for (; i < len; i++) {
+      y[yOff + i] += alpha * x[xOff + i];
+    }
+  }
+
+  static void dotScores(byte[] q, int qOff, int nq, float[] p, int s, int d, float[] scores) {
+    float[] lanes = PanamaVectorKernels.lanes();
+    for (int k = 0; k < nq; k++) {
+      int qo = qOff + k * d;
+      int c = 0;
+      for (; c + 4 <= s; c += 4) {
+        dot4(q, qo, p, c * d, d, scores, k * s + c, lanes);
+      }
+      for (; c < s; c++) {
+        scores[k * s + c] = dot1(q, qo, p, c * d, d, lanes);
+      }
+    }
+  }
+
+  static void dotScoresPair(byte[] q, int qa, int qb, float[] p, int s, int d, float[] scores) {
+    float[] lanes = PanamaVectorKernels.lanes();
+    int c = 0;
+    for (; c + 8 <= s; c += 8) {
+      dot8Pair(q, qa, qb, p, c * d, d, scores, c, s + c, lanes);
+    }
+    for (; c < s; c++) {
+      scores[c] = dot1(q, qa, p, c * d, d, lanes);
+      scores[s + c] = dot1(q, qb, p, c * d, d, lanes);
+    }
+  }
+
+  static float dotScore(byte[] q, int qo, float[] p, int d, int c) {
+    return dot1(q, qo, p, c * d, d, PanamaVectorKernels.lanes());
+  }
+
+  private static float dot1(byte[] q, int qo, float[] p, int po, int d, float[] lanes) {
+    FloatVector s0 = FloatVector.zero(F);
+    int i = 0;
+    for (int bound = B.loopBound(d); i < bound; i += STEP) {
+      ByteVector codes = ByteVector.fromArray(B, q, qo + i);
+      for (int part = 0; part < PARTS; part++) {
+        s0 = widen(codes, part).fma(FloatVector.fromArray(F, p, po + i + part * L), s0);
+      }
+    }
+    float t = PanamaVectorKernels.laneSum(s0, lanes);
+    for (; i < d; i++) {
+      t += q[qo + i] * p[po + i];
+    }
+    return t;
+  }
+
+  /** Four classes from {@code p0} for one query; {@link #dot1}'s order for each. */
+  private static void dot4(byte[] q, int qo, float[] p, int p0, int d, float[] out, int o, float[] lanes) {
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
+    FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+    int i = 0;
+    for (int bound = B.loopBound(d); i < bound; i += STEP) {
+      ByteVector codes = ByteVector.fromArray(B, q, qo + i);
+      for (int part = 0; part < PARTS; part++) {
+        FloatVector v = widen(codes, part);
+        int j = i + part * L;
+        s0 = v.fma(FloatVector.fromArray(F, p, p0 + j), s0);
+        s1 = v.fma(FloatVector.fromArray(F, p, p1 + j), s1);
+        s2 = v.fma(FloatVector.fromArray(F, p, p2 + j), s2);
+        s3 = v.fma(FloatVector.fromArray(F, p, p3 + j), s3);
+      }
+    }
+    float t0 = PanamaVectorKernels.laneSum(s0, lanes), t1 = PanamaVectorKernels.laneSum(s1, lanes),
+        t2 = PanamaVectorKernels.laneSum(s2, lanes), t3 = PanamaVectorKernels.laneSum(s3, lanes);
+    for (; i < d; i++) {
+      float v = q[qo + i];
+      t0 += v * p[p0 + i];
+      t1 += v * p[p1 + i];
+      t2 += v * p[p2 + i];
+      t3 += v * p[p3 + i];
+    }
+    out[o] = t0;
+    out[o + 1] = t1;
+    out[o + 2] = t2;
+    out[o + 3] = t3;
+  }
+
+  /** Eight classes from {@code p0} for the queries at {@code qa} and {@code qb}, the prototypes read once. */
+  private static void dot8Pair(byte[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob,
+      float[] lanes) {
+    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d, p5 = p4 + d, p6 = p5 + d, p7 = p6 + d;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+    int i = 0;
+    for (int bound = B.loopBound(d); i < bound; i += STEP) {
+      ByteVector xs = ByteVector.fromArray(B, q, qa + i);
+      ByteVector ys = ByteVector.fromArray(B, q, qb + i);
+      for (int part = 0; part < PARTS; part++) {
+        FloatVector x = widen(xs, part);
+        FloatVector y = widen(ys, part);
+        int j = i + part * L;
+        FloatVector w = FloatVector.fromArray(F, p, p0 + j);
+        a0 = x.fma(w, a0);
+        b0 = y.fma(w, b0);
+        w = FloatVector.fromArray(F, p, p1 + j);
+        a1 = x.fma(w, a1);
+        b1 = y.fma(w, b1);
+        w = FloatVector.fromArray(F, p, p2 + j);
+        a2 = x.fma(w, a2);
+        b2 = y.fma(w, b2);
+        w = FloatVector.fromArray(F, p, p3 + j);
+        a3 = x.fma(w, a3);
+        b3 = y.fma(w, b3);
+        w = FloatVector.fromArray(F, p, p4 + j);
+        a4 = x.fma(w, a4);
+        b4 = y.fma(w, b4);
+        w = FloatVector.fromArray(F, p, p5 + j);
+        a5 = x.fma(w, a5);
+        b5 = y.fma(w, b5);
+        w = FloatVector.fromArray(F, p, p6 + j);
+        a6 = x.fma(w, a6);
+        b6 = y.fma(w, b6);
+        w = FloatVector.fromArray(F, p, p7 + j);
+        a7 = x.fma(w, a7);
+        b7 = y.fma(w, b7);
+      }
+    }
+    float[] t = {PanamaVectorKernels.laneSum(a0, lanes), PanamaVectorKernels.laneSum(a1, lanes),
+        PanamaVectorKernels.laneSum(a2, lanes), PanamaVectorKernels.laneSum(a3, lanes),
+        PanamaVectorKernels.laneSum(a4, lanes), PanamaVectorKernels.laneSum(a5, lanes),
+        PanamaVectorKernels.laneSum(a6, lanes), PanamaVectorKernels.laneSum(a7, lanes),
+        PanamaVectorKernels.laneSum(b0, lanes), PanamaVectorKernels.laneSum(b1, lanes),
+        PanamaVectorKernels.laneSum(b2, lanes), PanamaVectorKernels.laneSum(b3, lanes),
+        PanamaVectorKernels.laneSum(b4, lanes), PanamaVectorKernels.laneSum(b5, lanes),
+        PanamaVectorKernels.laneSum(b6, lanes), PanamaVectorKernels.laneSum(b7, lanes)};
+    for (; i < d; i++) {
+      float u = q[qa + i];
+      float v = q[qb + i];
+      for (int j = 0; j < 8; j++) {
+        t[j] += u * p[p0 + j * d + i];
+        t[8 + j] += v * p[p0 + j * d + i];
+      }
+    }
+    System.arraycopy(t, 0, out, oa, 8);
+    System.arraycopy(t, 8, out, ob, 8);
+  }
+}
