@@ -66,7 +66,10 @@ final class PanamaCodeKernels {
     for (; c + 8 <= s; c += 8) {
       dot8Pair(q, qa, qb, p, c * d, d, scores, c, s + c, lanes);
     }
-    for (; c < s; c++) {
+    for (; c + 2 <= s; c += 2) {
+      dot2Pair(q, qa, qb, p, c * d, d, scores, c, s + c, lanes);
+    }
+    if (c < s) {
       scores[c] = dot1(q, qa, p, c * d, d, lanes);
       scores[s + c] = dot1(q, qb, p, c * d, d, lanes);
     }
@@ -121,6 +124,43 @@ final class PanamaCodeKernels {
     out[o + 1] = t1;
     out[o + 2] = t2;
     out[o + 3] = t3;
+  }
+
+  /** Two classes from {@code p0} for the queries at {@code qa} and {@code qb}: four independent chains. */
+  private static void dot2Pair(byte[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob,
+      float[] lanes) {
+    int p1 = p0 + d;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    int i = 0;
+    for (int bound = B.loopBound(d); i < bound; i += STEP) {
+      ByteVector xs = ByteVector.fromArray(B, q, qa + i);
+      ByteVector ys = ByteVector.fromArray(B, q, qb + i);
+      for (int part = 0; part < PARTS; part++) {
+        FloatVector x = widen(xs, part);
+        FloatVector y = widen(ys, part);
+        int j = i + part * L;
+        FloatVector w = FloatVector.fromArray(F, p, p0 + j);
+        a0 = x.fma(w, a0);
+        b0 = y.fma(w, b0);
+        w = FloatVector.fromArray(F, p, p1 + j);
+        a1 = x.fma(w, a1);
+        b1 = y.fma(w, b1);
+      }
+    }
+    float ta0 = PanamaVectorKernels.laneSum(a0, lanes), ta1 = PanamaVectorKernels.laneSum(a1, lanes);
+    float tb0 = PanamaVectorKernels.laneSum(b0, lanes), tb1 = PanamaVectorKernels.laneSum(b1, lanes);
+    for (; i < d; i++) {
+      float u = q[qa + i];
+      float v = q[qb + i];
+      ta0 += u * p[p0 + i];
+      ta1 += u * p[p1 + i];
+      tb0 += v * p[p0 + i];
+      tb1 += v * p[p1 + i];
+    }
+    out[oa] = ta0;
+    out[oa + 1] = ta1;
+    out[ob] = tb0;
+    out[ob + 1] = tb1;
   }
 
   /** Eight classes from {@code p0} for the queries at {@code qa} and {@code qb}, the prototypes read once. */
