@@ -28,34 +28,21 @@ public final class Classifier {
     if (!set.quantized()) {
       return predict(model, set.vectors(), set.size(), threads);
     }
-    int n = set.size();
+    if (model.dim() != set.dim()) {
+      throw new IllegalArgumentException("model D=" + model.dim() + " but data D=" + set.dim());
+    }
     int s = model.classes();
-    checkDims(model, set.dim());
-    double[] invNorms = inverseNorms(model);
-    int[] labels = new int[n];
-    float[] margins = new float[n];
-    float[] best = new float[n];
-    int batches = (n + BATCH - 1) / BATCH;
-    ParallelRows.run(batches, threads, 1, 4, (b0, b1) -> {
-      float[] scores = new float[BATCH * s];
-      for (int b = b0; b < b1; b++) {
-        int r0 = b * BATCH;
-        int rows = Math.min(BATCH, n - r0);
+    return predict(model, set.size(), threads, new Queries() {
+      @Override
+      public void score(int r0, int rows, float[] scores) {
         set.scores(kernels, r0, rows, model.vectors(), s, scores);
-        for (int r = 0; r < rows; r++) {
-          double qq = set.squaredNorm(r0 + r);
-          double qScale = similarity == Similarity.COSINE ? (qq > 0 ? 1.0 / Math.sqrt(qq) : 0.0) : 1.0;
-          decide(scores, r * s, s, invNorms, qScale, r0 + r, labels, margins, best);
-        }
+      }
+
+      @Override
+      public double squaredNorm(int i) {
+        return set.squaredNorm(i);
       }
     });
-    return new Predictions(labels, margins, best);
-  }
-
-  private static void checkDims(ClassPrototypes model, int dim) {
-    if (model.dim() != dim) {
-      throw new IllegalArgumentException("model D=" + model.dim() + " but data D=" + dim);
-    }
   }
 
   /** Predicts {@code n} row-major hypervectors. */
@@ -65,6 +52,30 @@ public final class Classifier {
     if ((long) n * d > queries.length) {
       throw new IllegalArgumentException(n + " queries of D=" + d + " need " + (long) n * d + " values");
     }
+    return predict(model, n, threads, new Queries() {
+      @Override
+      public void score(int r0, int rows, float[] scores) {
+        kernels.dotScores(queries, r0 * d, rows, model.vectors(), s, d, scores);
+      }
+
+      @Override
+      public double squaredNorm(int i) {
+        return kernels.sumOfSquares(queries, i * d, d);
+      }
+    });
+  }
+
+  /** The queries of one prediction, in whatever form they are stored. */
+  private interface Queries {
+    /** Scores queries {@code r0 .. r0+rows} against every prototype: {@code scores[r*S + c]}. */
+    void score(int r0, int rows, float[] scores);
+
+    /** |H_i|², for cosine scoring. */
+    double squaredNorm(int i);
+  }
+
+  private Predictions predict(ClassPrototypes model, int n, int threads, Queries queries) {
+    int s = model.classes();
     double[] invNorms = inverseNorms(model);
     int[] labels = new int[n];
     float[] margins = new float[n];
@@ -72,16 +83,14 @@ public final class Classifier {
     int batches = (n + BATCH - 1) / BATCH;
     ParallelRows.run(batches, threads, 1, 4, (b0, b1) -> {
       float[] scores = new float[BATCH * s];
-      float[] q = new float[BATCH * d];
       for (int b = b0; b < b1; b++) {
         int r0 = b * BATCH;
         int rows = Math.min(BATCH, n - r0);
-        System.arraycopy(queries, r0 * d, q, 0, rows * d);
-        kernels.dotScores(q, rows, model.vectors(), s, d, scores);
+        queries.score(r0, rows, scores);
         for (int r = 0; r < rows; r++) {
           double qScale = 1.0;
           if (similarity == Similarity.COSINE) {
-            double qq = kernels.sumOfSquares(q, r * d, d);
+            double qq = queries.squaredNorm(r0 + r);
             qScale = qq > 0 ? 1.0 / Math.sqrt(qq) : 0.0;
           }
           decide(scores, r * s, s, invNorms, qScale, r0 + r, labels, margins, best);
