@@ -128,7 +128,8 @@ public final class DevicePeer {
       }, log);
       cfg = bound[0];
       if (cfg.role().equals("ring")) {
-        data = live.stream().next(cfg.settings().perRound()); // a ring peer retrains on windows collected now
+        // a ring peer retrains on windows collected now (and on those collected between its turns, in the same form)
+        data = cfg.encodings().apply(live.stream().next(cfg.settings().perRound()));
         log.accept("data: " + data.size() + " live windows collected for the ring");
       }
     } else if (!cfg.role().equals("aggregator")) {
@@ -298,10 +299,10 @@ public final class DevicePeer {
       try {
         long t0 = System.nanoTime();
         // the encoder is not needed once the stored data are encoded: its basis is never held whole
-        EncodedSet set = EncodedSet.encodeOnce(cfg.settings().encoder(), kernels, d.features(), d.size(), d.labels(),
-            cfg.classes(), threads);
-        log.accept(String.format(java.util.Locale.ROOT, "data: %d samples encoded at D=%d in %.2f s", set.size(),
-            set.dim(), (System.nanoTime() - t0) / 1e9));
+        EncodedSet set = cfg.encodings().apply(EncodedSet.encodeOnce(cfg.settings().encoder(), kernels, d.features(),
+            d.size(), d.labels(), cfg.classes(), threads));
+        log.accept(String.format(java.util.Locale.ROOT, "data: %d samples encoded at D=%d in %.2f s, kept as %s",
+            set.size(), set.dim(), (System.nanoTime() - t0) / 1e9, cfg.encodings()));
         done.complete(set);
       } catch (RuntimeException | Error e) {
         log.accept("data: encoding failed: " + e);

@@ -6,6 +6,7 @@ import io.hdfl.federation.FederationSettings;
 import io.hdfl.federation.Topology;
 import io.hdfl.hd.EncoderKind;
 import io.hdfl.hd.EncoderSpec;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.hd.Similarity;
 import io.hdfl.privacy.PrivacyParameters;
 import io.hdfl.privacy.ledger.LedgerEntry;
@@ -39,6 +40,9 @@ import java.util.TreeSet;
  *     the roster it signed are admitted too; null: only the pinned files
  * @param signedRoster the roster signed by the federation key ({@code roster.signed}, default {@code
  *     roster.dir/roster.signed}); used only with {@code federationKey}
+ * @param encodings how a peer keeps the encodings it retrains on every round ({@code encodings}: {@code
+ *     int8}, the default, or {@code float32}): its stored data, or a ring peer's live windows (those it
+ *     collects between turns join them in the same form); a star client's per-round windows stay float32
  */
 public record PeerConfig(
     String peerId,
@@ -63,9 +67,10 @@ public record PeerConfig(
     Path rosterDir,
     Path federationKey,
     Path signedRoster,
-    SignalConfig signal) {
+    SignalConfig signal,
+    EncodingPrecision encodings) {
 
-  static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "ring.order", "star.clients", "classes",
+  static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "encodings", "ring.order", "star.clients", "classes",
       "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
       "data.label-column", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
@@ -166,7 +171,8 @@ public record PeerConfig(
         role.equals("aggregator") || signal != null ? k.path("data.train", base) : k.requiredPath("data.train", base),
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.integer("start.timeout.seconds", 120)),
-        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)), rosterDir, federationKey, signedRoster, signal);
+        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)), rosterDir, federationKey, signedRoster, signal,
+        k.parsed("encodings", "int8", EncodingPrecision::parse));
   }
 
   /** {@code data.source} and its keys: null for {@code file} (the default). */
@@ -236,7 +242,7 @@ public record PeerConfig(
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
         clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
-        federationKey, signedRoster, signal);
+        federationKey, signedRoster, signal, encodings);
   }
 
   /** Typed access to the properties with errors that name the file and key. */

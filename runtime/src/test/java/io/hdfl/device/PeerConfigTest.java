@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.federation.Topology;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ class PeerConfigTest {
     assertEquals(ScheduleMode.PRIVATEDFL, ring.settings().privacy());
     assertEquals("secure", ring.noise());
     assertEquals("quality", ring.labelColumn());
+    assertEquals(EncodingPrecision.INT8, ring.encodings(), "the default");
     PeerConfig agg = PeerConfig.read(example("star-aggregator.properties"));
     assertEquals(8, agg.starClients());
     assertEquals(900, agg.settings().encoder().features());
@@ -110,6 +112,11 @@ class PeerConfigTest {
     Files.writeString(f, base + "epsilon = -1\n");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
         .startsWith(f + ": epsilon must be"));
+    Files.writeString(f, base + "encodings = int4\n");
+    assertEquals(f + ": 'encodings' is not valid: unknown encodings 'int4' (expected float32 or int8)",
+        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+    Files.writeString(f, base + "encodings = float32\n");
+    assertEquals(EncodingPrecision.FLOAT32, PeerConfig.read(f).encodings());
     Files.writeString(f, base + "dim = 1\\n2\n");
     assertEquals(f + ": 'dim' must be a whole number, got '1\\u000a2'",
         assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
