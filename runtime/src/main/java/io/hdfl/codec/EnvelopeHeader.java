@@ -55,6 +55,8 @@ record EnvelopeHeader(
   static final int SAMPLES_ABSORBED = 13;
   static final int LEDGER_LINES = 14;
   static final int SIGNATURE = 15;
+  /** The tag of a ledger line: field 14, length-delimited. */
+  private static final int LEDGER_LINE_TAG = LEDGER_LINES << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
 
   /** Maximum UTF-8 bytes of federation, sender and encoder ids. */
   static final int MAX_ID_BYTES = 256;
@@ -217,15 +219,19 @@ record EnvelopeHeader(
     int seen = 0; // bit per singular field number
     try {
       in.pushLimit(len);
-      while (true) {
-        int tag = in.readTag();
-        if (tag == 0) {
-          break;
-        }
+      int tag = in.readTag();
+      while (tag != 0) {
         int field = WireFormat.getTagFieldNumber(tag);
+        if (tag == LEDGER_LINE_TAG) {
+          // the K ledger lines of a ring model come in a row: read in a loop of their own, so that this
+          // method's loop runs over a dozen fields and the JIT does not compile it twice (once on-stack)
+          tag = readLedgerLines(in, frame, off, limits, ledger);
+          continue;
+        }
         int wire = WireFormat.getTagWireType(tag);
         if (field < KIND || field > SIGNATURE) {
           skipUnknown(in, tag, field, wire);
+          tag = in.readTag();
           continue;
         }
         if (field != LEDGER_LINES) {
@@ -266,19 +272,13 @@ record EnvelopeHeader(
             }
           }
           case SAMPLES_ABSORBED -> samplesAbsorbed = readUInt64(in, "samples absorbed");
-          case LEDGER_LINES -> {
-            if (ledger.size() >= limits.maxLedgerLines()) {
-              throw new EnvelopeException(Reason.LIMIT_EXCEEDED,
-                  "more than " + limits.maxLedgerLines() + " ledger lines");
-            }
-            ledger.add(readString(in, frame, off, limits.maxLedgerLineBytes(), "ledger line " + ledger.size()));
-          }
           case SIGNATURE -> {
             int n = readLength(in, MAX_SIGNATURE_BYTES, "signature");
             signature = in.readRawBytes(n);
           }
-          default -> throw new AssertionError(field);
+          default -> throw new AssertionError(field); // LEDGER_LINES with its wire type is read above
         }
+        tag = in.readTag();
       }
     } catch (IOException ex) { // InvalidProtocolBufferException: truncated field, bad varint, bad tag
       throw malformed("not a valid protobuf message (" + summary(ex) + ")");
@@ -302,6 +302,23 @@ record EnvelopeHeader(
     }
     return new EnvelopeHeader(kind, federation, sender, (int) round, step, encoder, (int) features, basisSeed,
         (int) dim, (int) classes, dtype, presentVariance, samplesAbsorbed, List.copyOf(ledger), signature);
+  }
+
+  /**
+   * Reads ledger lines into {@code ledger} while the fields are ledger lines (the first one's tag is
+   * already read); returns the tag after them (0 at the end).
+   */
+  private static int readLedgerLines(CodedInputStream in, byte[] frame, int off, Expectations limits,
+      List<String> ledger) throws IOException {
+    int tag;
+    do {
+      if (ledger.size() >= limits.maxLedgerLines()) {
+        throw new EnvelopeException(Reason.LIMIT_EXCEEDED, "more than " + limits.maxLedgerLines() + " ledger lines");
+      }
+      ledger.add(readString(in, frame, off, limits.maxLedgerLineBytes(), "ledger line " + ledger.size()));
+      tag = in.readTag();
+    } while (tag == LEDGER_LINE_TAG);
+    return tag;
   }
 
   private static void checkWireType(int field, int wire) {
