@@ -248,6 +248,24 @@ class EnvelopeRejectionTest {
   }
 
   @Test
+  void ledgerLinesInSeveralRunsAreReadInOrder() {
+    // the base header ends with its one line; more lines follow, split by an unknown field and by the
+    // signature, and one comes last: every run of lines is read, in frame order
+    byte[] f = validPlus(out -> {
+      out.writeString(14, "two");
+      out.writeString(14, "three");
+      out.writeUInt64(16, 7);
+      out.writeString(14, "four");
+      out.writeByteArray(15, new byte[] {1, 2});
+      out.writeString(14, "five");
+    });
+    ModelEnvelope e = EnvelopeCodec.decode(f, ANY);
+    assertEquals(List.of("{\"a\":1}", "two", "three", "four", "five"), e.ledgerLines());
+    assertArrayEquals(new byte[] {1, 2}, e.signature());
+    assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, e.prototypes());
+  }
+
+  @Test
   void unsupportedDtype() {
     byte[] base = new Frames.H().bytes();
     EnvelopeException ex = reject(Reason.UNSUPPORTED_DTYPE,
