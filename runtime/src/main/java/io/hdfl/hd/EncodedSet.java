@@ -69,6 +69,22 @@ public final class EncodedSet {
   }
 
   /**
+   * Encodes {@code n} samples in {@code precision}. For int8 the codes are those of {@code encode(...)
+   * .quantize()} (scale 1 for the {@code sign} encoder's ±1, 1/127 for the others, whose components
+   * are in [-1, 1]), but the float components are held a chunk of rows at a time, never all at once.
+   */
+  public static EncodedSet encode(Encoder encoder, float[] features, int n, int[] labels, int classes, int threads,
+      EncodingPrecision precision) {
+    if (precision == EncodingPrecision.FLOAT32) {
+      return encode(encoder, features, n, labels, classes, threads);
+    }
+    byte[] codes = new byte[checkedSize(encoder.spec(), n, labels, classes)];
+    float scale = encoder.spec().kind() == EncoderKind.SIGN ? 1f : 1f / MAX_CODE;
+    encoder.encodeCodes(features, n, codes, scale, threads);
+    return new EncodedSet(codes, scale, n, encoder.dim(), java.util.Arrays.copyOf(labels, n), classes);
+  }
+
+  /**
    * Encodes like {@link #encode} with an encoder of {@code spec}, to the same bits, without holding the
    * whole basis ({@link Encoder#encodeOnce}): for a data set encoded once, such as a device's stored
    * samples, whose encoder is not needed afterwards.
@@ -81,6 +97,11 @@ public final class EncodedSet {
   }
 
   private static float[] allocate(EncoderSpec spec, int n, int[] labels, int classes) {
+    return new float[checkedSize(spec, n, labels, classes)];
+  }
+
+  /** n × D, after checking the labels and that so many values fit in one array. */
+  private static int checkedSize(EncoderSpec spec, int n, int[] labels, int classes) {
     if (n < 1) {
       throw new IllegalArgumentException("cannot encode an empty data set");
     }
@@ -97,7 +118,7 @@ public final class EncodedSet {
       throw new IllegalArgumentException(n + " samples at D=" + spec.dim() + " exceed the largest array;"
           + " encode in parts or lower --dim");
     }
-    return new float[(int) size];
+    return (int) size;
   }
 
   /** Wraps existing hypervectors (not copied). */
@@ -188,12 +209,16 @@ public final class EncodedSet {
 
   /** The components as codes of {@code s}: round(x / s), clamped to ±{@link #MAX_CODE}. */
   private byte[] codesWith(float s) {
-    float[] v = floats();
     byte[] c = new byte[size * dim];
-    for (int i = 0; i < c.length; i++) {
-      c[i] = (byte) Math.max(-MAX_CODE, Math.min(MAX_CODE, Math.round(v[i] / s)));
-    }
+    toCodes(floats(), c.length, s, c, 0);
     return c;
+  }
+
+  /** {@code out[outOff + i] = round(v[i] / s)}, clamped to ±{@link #MAX_CODE}, for i < n. */
+  static void toCodes(float[] v, int n, float s, byte[] out, int outOff) {
+    for (int i = 0; i < n; i++) {
+      out[outOff + i] = (byte) Math.max(-MAX_CODE, Math.min(MAX_CODE, Math.round(v[i] / s)));
+    }
   }
 
   /** The components as floats (a copy for an int8 set). */

@@ -73,6 +73,32 @@ public final class Encoder {
   }
 
   /**
+   * Encodes like {@link #encode} and stores each component as an int8 code of {@code scale}
+   * (round(h / scale), clamped to ±{@link EncodedSet#MAX_CODE}) in {@code out} ({@code n × D}): the
+   * float components exist only per chunk of rows, never for the whole batch.
+   */
+  void encodeCodes(float[] x, int n, byte[] out, float scale, int threads) {
+    int f = spec.features();
+    int d = spec.dim();
+    if ((long) n * f > x.length || (long) n * d > out.length) {
+      throw new IllegalArgumentException(n + " samples do not fit the inputs or the output");
+    }
+    int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
+      float[] scratch = new float[Math.min(n, CHUNK_ROWS) * f];
+      float[] part = new float[Math.min(n, CHUNK_ROWS) * d];
+      for (int c = c0; c < c1; c++) {
+        int r0 = c * CHUNK_ROWS;
+        int rows = Math.min(CHUNK_ROWS, n - r0);
+        normalize(kernels, x, r0, rows, f, scratch);
+        kernels.project(scratch, 0, rows, f, basis.packed(), part, 0, 1);
+        applyNonlinearity(spec, kernels, part, 0, rows, basis.phases());
+        EncodedSet.toCodes(part, rows * d, scale, out, r0 * d);
+      }
+    });
+  }
+
+  /**
    * Encodes like {@code new Encoder(spec, kernels, threads).encode(x, n, out, threads)}, to the same
    * bits, without ever holding the whole f×D basis: it is generated {@value #STREAM_COLUMNS} columns at
    * a time, each block projected for every sample and then dropped. For a batch encoded once — a

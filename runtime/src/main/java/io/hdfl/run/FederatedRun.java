@@ -75,11 +75,11 @@ public final class FederatedRun {
       classes = train.numClasses();
       progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + s.encoder().dim());
       Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
+      // int8 encodings are quantized chunk by chunk: the whole data set is never held as floats
       EncodedSet all = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(), train.numClasses(),
-          plan.threads());
-      all = plan.encodings().apply(all);
-      testSet = plan.encodings().apply(EncodedSet.encode(encoder, test.features(), test.size(), test.labels(),
-          train.numClasses(), plan.threads()));
+          plan.threads(), plan.encodings());
+      testSet = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), train.numClasses(),
+          plan.threads(), plan.encodings());
       for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, s.seed()).assign(train)) {
         shards.add(all.subset(idx));
       }

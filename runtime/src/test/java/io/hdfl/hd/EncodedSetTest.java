@@ -57,6 +57,33 @@ class EncodedSetTest {
   }
 
   @Test
+  void encodingStraightToInt8GivesTheCodesOfQuantizingTheFloats() {
+    for (EncoderKind kind : EncoderKind.values()) {
+      Encoder enc = new Encoder(new EncoderSpec(kind, 20, 257, 11L), K, 2);
+      EncodedSet floats = PrototypeTrainerTest.blobs(600, 4, enc); // several chunks of rows, two threads
+      float[] x = new float[600 * 20];
+      int[] y = floats.labels();
+      java.util.SplittableRandom r = new java.util.SplittableRandom(4);
+      for (int i = 0; i < x.length; i++) {
+        x[i] = (float) r.nextGaussian();
+      }
+      EncodedSet viaFloats = EncodedSet.encode(enc, x, 600, y, 3, 2).quantize();
+      EncodedSet direct = EncodedSet.encode(enc, x, 600, y, 3, 2, EncodingPrecision.INT8);
+      assertTrue(direct.quantized());
+      assertEquals(viaFloats.scale(), direct.scale(), 0f, kind.id());
+      assertEquals(kind == EncoderKind.SIGN ? 1f : 1f / 127, direct.scale(), 0f, kind.id());
+      for (int i = 0; i < 600; i++) {
+        assertArrayEquals(viaFloats.row(i), direct.row(i), kind.id() + " sample " + i);
+        assertEquals(viaFloats.squaredNorm(i), direct.squaredNorm(i), 0.0);
+        assertEquals(y[i], direct.label(i));
+      }
+      assertFalse(EncodedSet.encode(enc, x, 600, y, 3, 2, EncodingPrecision.FLOAT32).quantized());
+      assertThrows(IllegalArgumentException.class,
+          () -> EncodedSet.encode(enc, x, 600, new int[] {0}, 3, 2, EncodingPrecision.INT8));
+    }
+  }
+
+  @Test
   void valuesBeyondOneGetAScaleThatFitsTheLargest() {
     float[] v = {3.5f, -7f, 0.25f, 1f, 0f, -2f};
     EncodedSet q = EncodedSet.of(v, 2, 3, new int[] {0, 1}, 2).quantize();
