@@ -3,6 +3,7 @@ package io.hdfl.cli;
 import io.hdfl.data.Dataset;
 import io.hdfl.data.Datasets;
 import io.hdfl.hd.EncoderKind;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.hd.ModelFile;
 import io.hdfl.hd.Similarity;
 import io.hdfl.kernels.VectorKernels;
@@ -45,6 +46,12 @@ final class TrainCommand implements Callable<Integer> {
       converter = Converters.EncoderKindConverter.class, description = "Encoder (default: ${DEFAULT-VALUE}).")
   EncoderKind encoder;
 
+  @Option(names = "--encodings", defaultValue = "float32", paramLabel = "float32|int8",
+      converter = Converters.EncodingPrecisionConverter.class,
+      description = "How the encodings are kept while training and testing: float32 or int8 codes (a quarter of "
+          + "the memory; default: ${DEFAULT-VALUE}).")
+  EncodingPrecision encodings;
+
   @Option(names = "--epochs", defaultValue = "20",
       description = "Retraining passes after the one-pass bundling; 0 = one pass only (default: ${DEFAULT-VALUE}).")
   int epochs;
@@ -69,7 +76,8 @@ final class TrainCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     TrainingConfig cfg = TrainingConfig.builder().dim(dim).encoder(encoder).epochs(epochs).similarity(similarity)
-        .seed(seed).threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
+        .seed(seed).threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads)
+        .encodings(encodings).build();
     TrainingProgress progress = TerminalProgress.forTerminal(spec.commandLine().getErr(), json);
     progress.stage("loading " + train.getFileName());
     Dataset trainSet = Datasets.load(train, loading.options());
@@ -93,6 +101,7 @@ final class TrainCommand implements Callable<Integer> {
       m.put("features", trainSet.featureCount());
       m.put("train_samples", r.trainSamples());
       m.put("encoder", cfg.encoder().id());
+      m.put("encodings", cfg.encodings().id());
       m.put("similarity", cfg.similarity().id());
       m.put("epochs", cfg.epochs());
       m.put("seed", cfg.seed());

@@ -6,6 +6,7 @@ import io.hdfl.hd.Classifier;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
 import io.hdfl.hd.EncoderSpec;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.hd.Evaluation;
 import io.hdfl.hd.HdModel;
 import io.hdfl.hd.Predictions;
@@ -35,7 +36,7 @@ public final class LocalTraining {
     long t1 = System.nanoTime();
     progress.stage("encoding " + train.size() + " training samples");
     EncodedSet encoded = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(),
-        train.numClasses(), cfg.threads());
+        train.numClasses(), cfg.threads(), cfg.encodings());
     long t2 = System.nanoTime();
     progress.stage("training");
     ClassPrototypes prototypes = new ClassPrototypes(train.numClasses(), cfg.dim());
@@ -45,20 +46,27 @@ public final class LocalTraining {
     long t3 = System.nanoTime();
     HdModel model = new HdModel(spec, cfg.similarity(), prototypes, train.classNames());
     progress.stage("evaluating on " + test.size() + " test samples");
-    EvaluationReport report = evaluate(model, encoder, test, cfg.threads());
+    EvaluationReport report = evaluate(model, encoder, test, cfg.threads(), cfg.encodings());
     return new TrainingReport(model, report, train.size(), seconds(t1 - t0), seconds(t2 - t1), seconds(t3 - t2),
         mistakes, kernels.name());
   }
 
-  /** Encodes and classifies {@code test} with {@code model}. */
+  /** Encodes and classifies {@code test} with {@code model} (float32 encodings). */
   public EvaluationReport evaluate(HdModel model, Encoder encoder, Dataset test, int threads) {
+    return evaluate(model, encoder, test, threads, EncodingPrecision.FLOAT32);
+  }
+
+  /** Encodes {@code test} in {@code precision} and classifies it with {@code model}. */
+  public EvaluationReport evaluate(HdModel model, Encoder encoder, Dataset test, int threads,
+      EncodingPrecision precision) {
     if (test.featureCount() != model.encoder().features()) {
       throw new IllegalArgumentException("test set has " + test.featureCount() + " features but the model expects "
           + model.encoder().features());
     }
     int classes = model.prototypes().classes();
     long t0 = System.nanoTime();
-    EncodedSet encoded = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), classes, threads);
+    EncodedSet encoded = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), classes, threads,
+        precision);
     long t1 = System.nanoTime();
     Predictions p = new Classifier(kernels, model.similarity()).predict(model.prototypes(), encoded, threads);
     long t2 = System.nanoTime();

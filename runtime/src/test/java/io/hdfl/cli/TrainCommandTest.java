@@ -43,6 +43,22 @@ class TrainCommandTest {
   }
 
   @Test
+  void int8EncodingsTrainAsWellAsFloat32Ones() throws Exception {
+    double[] accuracy = new double[2];
+    String[] modes = {"float32", "int8"};
+    for (int m = 0; m < 2; m++) {
+      CliRun r = CliRun.of("train", "--train", train.toString(), "--test", test.toString(), "--dim", "500",
+          "--epochs", "3", "--json", "--threads", "2", "--encodings", modes[m]);
+      assertEquals(0, r.code(), r.err());
+      JsonNode j = new ObjectMapper().readTree(r.out());
+      assertEquals(modes[m], j.get("encodings").asText());
+      accuracy[m] = j.get("accuracy").asDouble();
+    }
+    assertTrue(accuracy[1] > 0.9, "int8: " + accuracy[1]);
+    assertEquals(accuracy[0], accuracy[1], 0.03);
+  }
+
+  @Test
   void savedModelEvaluatesToTheSameAccuracy() throws Exception {
     Path model = dir.resolve("m.hdfl");
     CliRun t = CliRun.of("train", "--train", train.toString(), "--test", test.toString(), "--dim", "400",
