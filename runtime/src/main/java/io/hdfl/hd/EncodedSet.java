@@ -141,37 +141,39 @@ public final class EncodedSet {
     int[] l = new int[size + more.size];
     System.arraycopy(labels, 0, l, 0, size);
     System.arraycopy(more.labels, 0, l, size, more.size);
-    if (codes != null) {
-      byte[] c = new byte[(size + more.size) * dim];
-      System.arraycopy(codes, 0, c, 0, size * dim);
-      byte[] appended = more.codes != null && more.scale == scale ? more.codes : more.codesWith(scale);
-      System.arraycopy(appended, 0, c, size * dim, more.size * dim);
-      return new EncodedSet(c, scale, size + more.size, dim, l, classes);
-    }
-    float[] v = new float[(size + more.size) * dim];
-    System.arraycopy(vectors, 0, v, 0, size * dim);
-    System.arraycopy(more.floats(), 0, v, size * dim, more.size * dim);
-    return new EncodedSet(v, size + more.size, dim, l, classes);
+    Object all = newStorage(size + more.size);
+    System.arraycopy(storage(), 0, all, 0, size * dim);
+    Object appended = codes == null ? more.floats()
+        : more.codes != null && more.scale == scale ? more.codes : more.codesWith(scale);
+    System.arraycopy(appended, 0, all, size * dim, more.size * dim);
+    return withRows(all, size + more.size, l);
   }
 
   /** The rows at {@code indices}, copied, in this set's form. */
   public EncodedSet subset(int[] indices) {
     int[] l = new int[indices.length];
+    Object rows = newStorage(indices.length);
     for (int i = 0; i < indices.length; i++) {
       l[i] = labels[indices[i]];
+      System.arraycopy(storage(), indices[i] * dim, rows, i * dim, dim);
     }
-    if (codes != null) {
-      byte[] c = new byte[indices.length * dim];
-      for (int i = 0; i < indices.length; i++) {
-        System.arraycopy(codes, indices[i] * dim, c, i * dim, dim);
-      }
-      return new EncodedSet(c, scale, indices.length, dim, l, classes);
-    }
-    float[] v = new float[indices.length * dim];
-    for (int i = 0; i < indices.length; i++) {
-      System.arraycopy(vectors, indices[i] * dim, v, i * dim, dim);
-    }
-    return new EncodedSet(v, indices.length, dim, l, classes);
+    return withRows(rows, indices.length, l);
+  }
+
+  /** The components as stored: the int8 codes or the floats. */
+  private Object storage() {
+    return codes != null ? codes : vectors;
+  }
+
+  /** Storage of this set's form for {@code rows} samples. */
+  private Object newStorage(int rows) {
+    return codes != null ? new byte[rows * dim] : new float[rows * dim];
+  }
+
+  /** A set of this set's form (and scale) over {@code storage} from {@link #newStorage}. */
+  private EncodedSet withRows(Object storage, int rows, int[] labels) {
+    return codes != null ? new EncodedSet((byte[]) storage, scale, rows, dim, labels, classes)
+        : new EncodedSet((float[]) storage, rows, dim, labels, classes);
   }
 
   /**
@@ -299,9 +301,7 @@ public final class EncodedSet {
       return;
     }
     k.dotScoresPair(codes, i * dim, j * dim, protos, s, dim, out);
-    for (int c = 0; c < 2 * s; c++) {
-      out[c] *= scale;
-    }
+    scaleScores(out, 2 * s);
   }
 
   /** Class {@code c}'s score of sample {@code i}: {@code H_i · C_c}. */
@@ -317,7 +317,12 @@ public final class EncodedSet {
       return;
     }
     k.dotScores(codes, from * dim, n, protos, s, dim, out);
-    for (int c = 0; c < n * s; c++) {
+    scaleScores(out, n * s);
+  }
+
+  /** Code sums to scores: {@code out[0 .. n)} times the scale. */
+  private void scaleScores(float[] out, int n) {
+    for (int c = 0; c < n; c++) {
       out[c] *= scale;
     }
   }

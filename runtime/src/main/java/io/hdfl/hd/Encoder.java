@@ -57,17 +57,14 @@ public final class Encoder {
    * with up to {@code threads} threads.
    */
   public void encode(float[] x, int n, float[] out, int threads) {
-    checkBatch(spec, x, n, out);
+    checkBatch(spec, x, n, out.length);
     int f = spec.features();
     int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
     ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
       float[] scratch = new float[Math.min(n, CHUNK_ROWS) * f];
       for (int c = c0; c < c1; c++) {
         int r0 = c * CHUNK_ROWS;
-        int rows = Math.min(CHUNK_ROWS, n - r0);
-        normalize(kernels, x, r0, rows, f, scratch);
-        kernels.project(scratch, 0, rows, f, basis.packed(), out, r0 * spec.dim(), 1);
-        applyNonlinearity(spec, kernels, out, r0, rows, basis.phases());
+        encodeRows(x, r0, Math.min(CHUNK_ROWS, n - r0), scratch, out, r0);
       }
     });
   }
@@ -78,11 +75,9 @@ public final class Encoder {
    * float components exist only per chunk of rows, never for the whole batch.
    */
   void encodeCodes(float[] x, int n, byte[] out, float scale, int threads) {
+    checkBatch(spec, x, n, out.length);
     int f = spec.features();
     int d = spec.dim();
-    if ((long) n * f > x.length || (long) n * d > out.length) {
-      throw new IllegalArgumentException(n + " samples do not fit the inputs or the output");
-    }
     int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
     ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
       float[] scratch = new float[Math.min(n, CHUNK_ROWS) * f];
@@ -90,12 +85,21 @@ public final class Encoder {
       for (int c = c0; c < c1; c++) {
         int r0 = c * CHUNK_ROWS;
         int rows = Math.min(CHUNK_ROWS, n - r0);
-        normalize(kernels, x, r0, rows, f, scratch);
-        kernels.project(scratch, 0, rows, f, basis.packed(), part, 0, 1);
-        applyNonlinearity(spec, kernels, part, 0, rows, basis.phases());
+        encodeRows(x, r0, rows, scratch, part, 0);
         EncodedSet.toCodes(part, rows * d, scale, out, r0 * d);
       }
     });
+  }
+
+  /**
+   * Encodes samples {@code [r0, r0 + rows)} of {@code x} into rows {@code [outRow, outRow + rows)} of
+   * {@code out}; {@code scratch} holds the normalized inputs.
+   */
+  private void encodeRows(float[] x, int r0, int rows, float[] scratch, float[] out, int outRow) {
+    int f = spec.features();
+    normalize(kernels, x, r0, rows, f, scratch);
+    kernels.project(scratch, 0, rows, f, basis.packed(), out, outRow * spec.dim(), 1);
+    applyNonlinearity(spec, kernels, out, outRow, rows, basis.phases());
   }
 
   /**
@@ -107,7 +111,7 @@ public final class Encoder {
    * generate; the samples are normalized once per block (cheap next to the projection).
    */
   public static void encodeOnce(EncoderSpec spec, VectorKernels kernels, float[] x, int n, float[] out, int threads) {
-    checkBatch(spec, x, n, out);
+    checkBatch(spec, x, n, out.length);
     int f = spec.features();
     int d = spec.dim();
     int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
@@ -139,15 +143,15 @@ public final class Encoder {
     });
   }
 
-  private static void checkBatch(EncoderSpec spec, float[] x, int n, float[] out) {
+  private static void checkBatch(EncoderSpec spec, float[] x, int n, int outLength) {
     int f = spec.features();
     int d = spec.dim();
     if ((long) n * f > x.length) {
       throw new IllegalArgumentException(n + " samples of " + f + " features need " + (long) n * f
           + " values, got " + x.length);
     }
-    if ((long) n * d > out.length) {
-      throw new IllegalArgumentException("output holds " + out.length + " values, need " + (long) n * d);
+    if ((long) n * d > outLength) {
+      throw new IllegalArgumentException("output holds " + outLength + " values, need " + (long) n * d);
     }
   }
 

@@ -60,9 +60,10 @@ public final class PrototypeTrainer {
 
   /**
    * One pass in the given order; returns the number of mistakes (= updates). Samples (float32 or int8,
-   * see {@link EncodedSet#quantize}) are scored two at a time, so the prototypes are read once for both (from L2: S × D floats do not fit in L1); when
-   * the first one changes two classes, the second one's scores for those two are computed again, so
-   * the pass is bit for bit the one-sample-at-a-time perceptron.
+   * see {@link EncodedSet#quantize}) are scored two at a time, so the prototypes are read once for both
+   * (from L2: S × D floats do not fit in L1); when the first one changes two classes, the second one's
+   * scores for those two are computed again, so the pass is bit for bit the one-sample-at-a-time
+   * perceptron.
    */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
     int s = model.classes();

@@ -1,21 +1,33 @@
 package io.hdfl.kernels;
 
-/** Argument checks shared by both implementations, so a bad call fails the same way everywhere. */
+/**
+ * Argument checks shared by both implementations, so a bad call fails the same way everywhere. Each
+ * check is written once over an array's length; the float and int8 (code) overloads only take the
+ * length of their array, failing with the parameter's name when it is null.
+ */
 final class KernelArgs {
   private KernelArgs() {}
 
-  static void range(float[] a, int off, int len, String name) {
+  private static int length(float[] a, String name) {
     if (a == null) {
       throw new NullPointerException(name);
     }
-    range(a.length, off, len, name);
+    return a.length;
+  }
+
+  private static int length(byte[] a, String name) {
+    if (a == null) {
+      throw new NullPointerException(name);
+    }
+    return a.length;
+  }
+
+  static void range(float[] a, int off, int len, String name) {
+    range(length(a, name), off, len, name);
   }
 
   static void range(byte[] a, int off, int len, String name) {
-    if (a == null) {
-      throw new NullPointerException(name);
-    }
-    range(a.length, off, len, name);
+    range(length(a, name), off, len, name);
   }
 
   private static void range(int length, int off, int len, String name) {
@@ -30,17 +42,7 @@ final class KernelArgs {
   }
 
   static void matrix(float[] a, long off, long rows, long cols, String name) {
-    if (a == null) {
-      throw new NullPointerException(name);
-    }
-    matrix(a.length, off, rows, cols, name);
-  }
-
-  static void matrix(byte[] a, long off, long rows, long cols, String name) {
-    if (a == null) {
-      throw new NullPointerException(name);
-    }
-    matrix(a.length, off, rows, cols, name);
+    matrix(length(a, name), off, rows, cols, name);
   }
 
   private static void matrix(int length, long off, long rows, long cols, String name) {
@@ -59,12 +61,28 @@ final class KernelArgs {
   }
 
   static void scores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    scores(length(queries, "queries"), qOff, nq, protos, s, d, scores);
+  }
+
+  static void scores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
+    scores(length(queries, "queries"), qOff, nq, protos, s, d, scores);
+  }
+
+  private static void scores(int queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
     matrix(queries, qOff, nq, d, "queries");
     matrix(protos, s, d, "protos");
     matrix(scores, nq, s, "scores");
   }
 
   static void scoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    scoresPair(length(queries, "queries"), off1, off2, protos, s, d, scores);
+  }
+
+  static void scoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
+    scoresPair(length(queries, "queries"), off1, off2, protos, s, d, scores);
+  }
+
+  private static void scoresPair(int queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
     matrix(queries, off1, 1, d, "queries");
     matrix(queries, off2, 1, d, "queries");
     matrix(protos, s, d, "protos");
@@ -72,27 +90,14 @@ final class KernelArgs {
   }
 
   static void scoreOf(float[] queries, int qOff, float[] protos, int s, int d, int c) {
-    matrix(queries, qOff, 1, d, "queries");
-    matrix(protos, s, d, "protos");
-    if (c < 0 || c >= s) {
-      throw new IndexOutOfBoundsException("class " + c + " outside 0.." + (s - 1));
-    }
-  }
-
-  static void scores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
-    matrix(queries, qOff, nq, d, "queries");
-    matrix(protos, s, d, "protos");
-    matrix(scores, nq, s, "scores");
-  }
-
-  static void scoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    matrix(queries, off1, 1, d, "queries");
-    matrix(queries, off2, 1, d, "queries");
-    matrix(protos, s, d, "protos");
-    matrix(scores, 2, s, "scores");
+    scoreOf(length(queries, "queries"), qOff, protos, s, d, c);
   }
 
   static void scoreOf(byte[] queries, int qOff, float[] protos, int s, int d, int c) {
+    scoreOf(length(queries, "queries"), qOff, protos, s, d, c);
+  }
+
+  private static void scoreOf(int queries, int qOff, float[] protos, int s, int d, int c) {
     matrix(queries, qOff, 1, d, "queries");
     matrix(protos, s, d, "protos");
     if (c < 0 || c >= s) {
