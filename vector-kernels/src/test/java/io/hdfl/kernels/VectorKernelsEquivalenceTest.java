@@ -105,28 +105,22 @@ class VectorKernelsEquivalenceTest {
           // three queries in one array; pairs in both orders, apart and overlapping by all but one float
           float[] q = KernelPairs.gaussian(3 * d + 1, d * 29L + s, 1.0);
           float[] p = KernelPairs.gaussian(s * d, d * 13L + s, 1.0);
-          int[][] pairs = {{0, 2 * d}, {2 * d, 0}, {d, d + 1}, {d + 1, 0}};
-          for (int[] pair : pairs) {
-            float[] both = new float[2 * s];
-            k.dotScoresPair(q, pair[0], pair[1], p, s, d, both);
-            for (int j = 0; j < 2; j++) {
-              float[] alone = new float[s];
-              k.dotScores(q, pair[j], 1, p, s, d, alone);
-              for (int c = 0; c < s; c++) {
-                String at = k.describe() + " d=" + d + " s=" + s + " query " + pair[j] + " c=" + c;
-                assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(both[j * s + c]), "pair, " + at);
-                assertEquals(Float.floatToRawIntBits(alone[c]),
-                    Float.floatToRawIntBits(k.dotScore(q, pair[j], p, s, d, c)), "single class, " + at);
-              }
+          checkPairAndSingleBits(k.describe(), d, s, new QueryScores() {
+            @Override
+            public void pair(int off1, int off2, float[] out) {
+              k.dotScoresPair(q, off1, off2, p, s, d, out);
             }
-          }
-          float[] two = new float[2 * s];
-          int past = 2 * d + 2;
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, past, p, s, d, two));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, d, p, s, d, new float[2 * s - 1]));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, past, p, s, d, 0));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, 0, p, s, d, s));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, 0, p, s, d, -1));
+
+            @Override
+            public void alone(int off, float[] out) {
+              k.dotScores(q, off, 1, p, s, d, out);
+            }
+
+            @Override
+            public float one(int off, int c) {
+              return k.dotScore(q, off, p, s, d, c);
+            }
+          });
         }
       }
     }
@@ -144,6 +138,43 @@ class VectorKernelsEquivalenceTest {
       b[n - 1] = -127;
     }
     return b;
+  }
+
+  /** The scoring calls of one kernel on one array of queries (float or int8) and prototypes. */
+  private interface QueryScores {
+    void pair(int off1, int off2, float[] out);
+
+    void alone(int off, float[] out);
+
+    float one(int off, int c);
+  }
+
+  /**
+   * Pair and single-class scores of three queries of D={@code d} (in one array of 3d+1 values) have
+   * the bits of each query's batch scores, and out-of-range calls throw.
+   */
+  private static void checkPairAndSingleBits(String who, int d, int s, QueryScores k) {
+    int[][] pairs = {{0, 2 * d}, {2 * d, 0}, {d, d + 1}, {d + 1, 0}};
+    for (int[] pair : pairs) {
+      float[] both = new float[2 * s];
+      k.pair(pair[0], pair[1], both);
+      for (int j = 0; j < 2; j++) {
+        float[] alone = new float[s];
+        k.alone(pair[j], alone);
+        for (int c = 0; c < s; c++) {
+          String at = who + " d=" + d + " s=" + s + " query " + pair[j] + " c=" + c;
+          assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(both[j * s + c]), "pair, " + at);
+          assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(k.one(pair[j], c)),
+              "single class, " + at);
+        }
+      }
+    }
+    int past = 2 * d + 2;
+    assertThrows(IndexOutOfBoundsException.class, () -> k.pair(0, past, new float[2 * s]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.pair(0, d, new float[2 * s - 1]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.one(past, 0));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.one(0, s));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.one(0, -1));
   }
 
   @Test
@@ -195,26 +226,22 @@ class VectorKernelsEquivalenceTest {
         for (int s : new int[] {1, 3, 4, 5, 8, 10, 12, 13, 26}) {
           byte[] q = codes(3 * d + 1, d * 23L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 11L + s, 1.0);
-          int[][] pairs = {{0, 2 * d}, {2 * d, 0}, {d, d + 1}, {d + 1, 0}};
-          for (int[] pair : pairs) {
-            float[] both = new float[2 * s];
-            k.dotScoresPair(q, pair[0], pair[1], p, s, d, both);
-            for (int j = 0; j < 2; j++) {
-              float[] alone = new float[s];
-              k.dotScores(q, pair[j], 1, p, s, d, alone);
-              for (int c = 0; c < s; c++) {
-                String at = k.describe() + " d=" + d + " s=" + s + " query " + pair[j] + " c=" + c;
-                assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(both[j * s + c]), "pair, " + at);
-                assertEquals(Float.floatToRawIntBits(alone[c]),
-                    Float.floatToRawIntBits(k.dotScore(q, pair[j], p, s, d, c)), "single class, " + at);
-              }
+          checkPairAndSingleBits(k.describe() + " int8", d, s, new QueryScores() {
+            @Override
+            public void pair(int off1, int off2, float[] out) {
+              k.dotScoresPair(q, off1, off2, p, s, d, out);
             }
-          }
-          int past = 2 * d + 2;
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, past, p, s, d, new float[2 * s]));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScoresPair(q, 0, d, p, s, d, new float[2 * s - 1]));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, past, p, s, d, 0));
-          assertThrows(IndexOutOfBoundsException.class, () -> k.dotScore(q, 0, p, s, d, s));
+
+            @Override
+            public void alone(int off, float[] out) {
+              k.dotScores(q, off, 1, p, s, d, out);
+            }
+
+            @Override
+            public float one(int off, int c) {
+              return k.dotScore(q, off, p, s, d, c);
+            }
+          });
         }
       }
     }
