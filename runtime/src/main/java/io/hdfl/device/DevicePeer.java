@@ -298,9 +298,10 @@ public final class DevicePeer {
     Thread t = new Thread(() -> {
       try {
         long t0 = System.nanoTime();
-        // the encoder is not needed once the stored data are encoded: its basis is never held whole
-        EncodedSet set = cfg.encodings().apply(EncodedSet.encodeOnce(cfg.settings().encoder(), kernels, d.features(),
-            d.size(), d.labels(), cfg.classes(), threads));
+        // the encoder is not needed once the stored data are encoded: its basis is never held whole,
+        // and int8 encodings never exist as floats but a block at a time
+        EncodedSet set = EncodedSet.encodeOnce(cfg.settings().encoder(), kernels, d.features(), d.size(), d.labels(),
+            cfg.classes(), threads, cfg.encodings());
         log.accept(String.format(java.util.Locale.ROOT, "data: %d samples encoded at D=%d in %.2f s, kept as %s",
             set.size(), set.dim(), (System.nanoTime() - t0) / 1e9, cfg.encodings()));
         done.complete(set);

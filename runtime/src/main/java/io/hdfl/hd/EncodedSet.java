@@ -79,9 +79,17 @@ public final class EncodedSet {
       return encode(encoder, features, n, labels, classes, threads);
     }
     byte[] codes = new byte[checkedSize(encoder.spec(), n, labels, classes)];
-    float scale = encoder.spec().kind() == EncoderKind.SIGN ? 1f : 1f / MAX_CODE;
+    float scale = codeScale(encoder.spec());
     encoder.encodeCodes(features, n, codes, scale, threads);
     return new EncodedSet(codes, scale, n, encoder.dim(), java.util.Arrays.copyOf(labels, n), classes);
+  }
+
+  /**
+   * The scale of encodings made straight to int8, that of {@link #quantize()} for them: 1 for the
+   * {@code sign} encoder's ±1, 1/127 for the others, whose components are in [-1, 1].
+   */
+  private static float codeScale(EncoderSpec spec) {
+    return spec.kind() == EncoderKind.SIGN ? 1f : 1f / MAX_CODE;
   }
 
   /**
@@ -94,6 +102,22 @@ public final class EncodedSet {
     float[] out = allocate(spec, n, labels, classes);
     Encoder.encodeOnce(spec, kernels, features, n, out, threads);
     return new EncodedSet(out, n, spec.dim(), java.util.Arrays.copyOf(labels, n), classes);
+  }
+
+  /**
+   * Encodes like {@link #encodeOnce(EncoderSpec, VectorKernels, float[], int, int[], int, int)} in
+   * {@code precision}; for int8, the codes of {@link #encode(Encoder, float[], int, int[], int, int,
+   * EncodingPrecision)}, with the float components held only a block of rows and columns at a time.
+   */
+  public static EncodedSet encodeOnce(EncoderSpec spec, VectorKernels kernels, float[] features, int n, int[] labels,
+      int classes, int threads, EncodingPrecision precision) {
+    if (precision == EncodingPrecision.FLOAT32) {
+      return encodeOnce(spec, kernels, features, n, labels, classes, threads);
+    }
+    byte[] codes = new byte[checkedSize(spec, n, labels, classes)];
+    float scale = codeScale(spec);
+    Encoder.encodeOnceCodes(spec, kernels, features, n, codes, scale, threads);
+    return new EncodedSet(codes, scale, n, spec.dim(), java.util.Arrays.copyOf(labels, n), classes);
   }
 
   private static float[] allocate(EncoderSpec spec, int n, int[] labels, int classes) {
@@ -212,14 +236,14 @@ public final class EncodedSet {
   /** The components as codes of {@code s}: round(x / s), clamped to ±{@link #MAX_CODE}. */
   private byte[] codesWith(float s) {
     byte[] c = new byte[size * dim];
-    toCodes(floats(), c.length, s, c, 0);
+    toCodes(floats(), 0, c.length, s, c, 0);
     return c;
   }
 
   /** {@code out[outOff + i] = round(v[i] / s)}, clamped to ±{@link #MAX_CODE}, for i < n. */
-  static void toCodes(float[] v, int n, float s, byte[] out, int outOff) {
+  static void toCodes(float[] v, int off, int n, float s, byte[] out, int outOff) {
     for (int i = 0; i < n; i++) {
-      out[outOff + i] = (byte) Math.max(-MAX_CODE, Math.min(MAX_CODE, Math.round(v[i] / s)));
+      out[outOff + i] = (byte) Math.max(-MAX_CODE, Math.min(MAX_CODE, Math.round(v[off + i] / s)));
     }
   }
 

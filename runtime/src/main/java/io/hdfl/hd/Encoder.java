@@ -86,7 +86,7 @@ public final class Encoder {
         int r0 = c * CHUNK_ROWS;
         int rows = Math.min(CHUNK_ROWS, n - r0);
         encodeRows(x, r0, rows, scratch, part, 0);
-        EncodedSet.toCodes(part, rows * d, scale, out, r0 * d);
+        EncodedSet.toCodes(part, 0, rows * d, scale, out, r0 * d);
       }
     });
   }
@@ -99,7 +99,7 @@ public final class Encoder {
     int f = spec.features();
     normalize(kernels, x, r0, rows, f, scratch);
     kernels.project(scratch, 0, rows, f, basis.packed(), out, outRow * spec.dim(), 1);
-    applyNonlinearity(spec, kernels, out, outRow, rows, basis.phases());
+    applyNonlinearity(spec.kind(), kernels, out, outRow * spec.dim(), rows, spec.dim(), basis.phases(), 0);
   }
 
   /**
@@ -112,9 +112,51 @@ public final class Encoder {
    */
   public static void encodeOnce(EncoderSpec spec, VectorKernels kernels, float[] x, int n, float[] out, int threads) {
     checkBatch(spec, x, n, out.length);
+    int d = spec.dim();
+    streamOnce(spec, kernels, x, n, threads, (part, rows, w, r0, from) -> {
+      for (int r = 0; r < rows; r++) {
+        System.arraycopy(part, r * w, out, (r0 + r) * d + from, w);
+      }
+    });
+  }
+
+  /**
+   * Encodes like {@link #encodeOnce} and stores each component as an int8 code of {@code scale}, as
+   * {@link #encodeCodes} does: the codes are those of the float encoding quantized, but the float
+   * components exist only per block of rows and columns. A device's stored data set then needs its n×D
+   * codes plus a few blocks, not the n×D floats as well: 5000 samples of 617 features at D=10000
+   * encode with a 100 MB heap, where the floats-then-codes path needed 330 MB (and was no faster).
+   */
+  static void encodeOnceCodes(EncoderSpec spec, VectorKernels kernels, float[] x, int n, byte[] out, float scale,
+      int threads) {
+    checkBatch(spec, x, n, out.length);
+    int d = spec.dim();
+    streamOnce(spec, kernels, x, n, threads, (part, rows, w, r0, from) -> {
+      for (int r = 0; r < rows; r++) {
+        EncodedSet.toCodes(part, r * w, w, scale, out, (r0 + r) * d + from);
+      }
+    });
+  }
+
+  /** Takes the encoded components of rows {@code [r0, r0 + rows)}, columns {@code [from, from + w)}. */
+  private interface BlockSink {
+    /** {@code part} holds the block row-major, {@code w} values a row. */
+    void put(float[] part, int rows, int w, int r0, int from);
+  }
+
+  /**
+   * Encodes {@code x} a block of basis columns at a time, each block a chunk of rows at a time, and
+   * hands each encoded block to {@code sink}. The nonlinearity is applied to each block: every block
+   * but the last is a whole number of vectors wide ({@value #STREAM_COLUMNS} columns), so the values
+   * that a kernel handles in its scalar tail are the same as when it runs over whole rows, and the bits
+   * are those of {@link #encode}.
+   */
+  private static void streamOnce(EncoderSpec spec, VectorKernels kernels, float[] x, int n, int threads,
+      BlockSink sink) {
     int f = spec.features();
     int d = spec.dim();
     int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    float[] phases = spec.kind() == EncoderKind.COS_BIAS ? Basis.phases(spec.basisSeed(), d) : null;
     for (int b0 = 0; b0 < d; b0 += STREAM_COLUMNS) {
       int from = b0;
       int w = Math.min(STREAM_COLUMNS, d - from);
@@ -128,19 +170,11 @@ public final class Encoder {
           int rows = Math.min(CHUNK_ROWS, n - r0);
           normalize(kernels, x, r0, rows, f, scratch);
           kernels.project(scratch, 0, rows, f, block, part, 0, 1);
-          for (int r = 0; r < rows; r++) {
-            System.arraycopy(part, r * w, out, (r0 + r) * d + from, w);
-          }
+          applyNonlinearity(spec.kind(), kernels, part, 0, rows, w, phases, from);
+          sink.put(part, rows, w, r0, from);
         }
       });
     }
-    float[] phases = spec.kind() == EncoderKind.COS_BIAS ? Basis.phases(spec.basisSeed(), d) : null;
-    ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {
-      for (int c = c0; c < c1; c++) {
-        int r0 = c * CHUNK_ROWS;
-        applyNonlinearity(spec, kernels, out, r0, Math.min(CHUNK_ROWS, n - r0), phases);
-      }
-    });
   }
 
   private static void checkBatch(EncoderSpec spec, float[] x, int n, int outLength) {
@@ -168,26 +202,29 @@ public final class Encoder {
     }
   }
 
-  /** The encoder's nonlinearity on the projections of rows {@code [r0, r0 + rows)} of {@code out}, in place. */
-  private static void applyNonlinearity(EncoderSpec spec, VectorKernels kernels, float[] out, int r0, int rows,
-      float[] phases) {
-    int d = spec.dim();
-    int base = r0 * d;
-    switch (spec.kind()) {
+  /**
+   * The encoder's nonlinearity, in place, on {@code rows} rows of {@code width} projections starting at
+   * {@code base} of {@code out}: columns {@code [from, from + width)} of the encoding ({@code phases}
+   * is indexed by column).
+   */
+  private static void applyNonlinearity(EncoderKind kind, VectorKernels kernels, float[] out, int base, int rows,
+      int width, float[] phases, int from) {
+    switch (kind) {
       case COS:
-        kernels.cos(out, base, out, base, rows * d);
+        kernels.cos(out, base, out, base, rows * width);
         break;
       case SIGN:
-        kernels.sign(out, base, out, base, rows * d);
+        kernels.sign(out, base, out, base, rows * width);
         break;
       case COS_BIAS:
         for (int r = 0; r < rows; r++) {
-          kernels.axpy(1f, phases, 0, out, base + r * d, d);
+          kernels.axpy(1f, phases, from, out, base + r * width, width);
         }
-        kernels.cos(out, base, out, base, rows * d);
+        kernels.cos(out, base, out, base, rows * width);
         break;
       default:
-        throw new IllegalStateException("unhandled encoder " + spec.kind());
+        throw new IllegalStateException("unhandled encoder " + kind);
     }
   }
+
 }

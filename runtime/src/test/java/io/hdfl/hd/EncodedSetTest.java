@@ -84,6 +84,38 @@ class EncodedSetTest {
   }
 
   @Test
+  void encodingOnceStraightToInt8GivesTheCodesOfEncodingWithTheWholeBasis() {
+    java.util.List<VectorKernels> kernels = new java.util.ArrayList<>();
+    kernels.add(VectorKernelsProvider.scalar());
+    VectorKernelsProvider.panama().ifPresent(kernels::add);
+    // D below and across basis blocks, not a multiple of any vector width; n over two chunks of rows
+    int[][] shapes = {{300, 23, 1000}, {37, 19, 2 * Encoder.STREAM_COLUMNS + 77}};
+    for (VectorKernels k : kernels) {
+      for (int[] shape : shapes) {
+        int n = shape[0], f = shape[1], d = shape[2];
+        float[] x = EncoderTest.randomRows(n, f, n + d, 3.0);
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+          y[i] = i % 3;
+        }
+        for (EncoderKind kind : EncoderKind.values()) {
+          EncoderSpec spec = new EncoderSpec(kind, f, d, 5L + d);
+          EncodedSet whole = EncodedSet.encode(new Encoder(spec, k, 2), x, n, y, 3, 2, EncodingPrecision.INT8);
+          EncodedSet once = EncodedSet.encodeOnce(spec, k, x, n, y, 3, 2, EncodingPrecision.INT8);
+          String what = k.name() + " " + kind + " n=" + n + " D=" + d;
+          assertTrue(once.quantized(), what);
+          assertEquals(whole.scale(), once.scale(), 0f, what);
+          for (int i = 0; i < n; i++) {
+            assertArrayEquals(whole.row(i), once.row(i), what + " sample " + i);
+            assertEquals(y[i], once.label(i));
+          }
+          assertFalse(EncodedSet.encodeOnce(spec, k, x, n, y, 3, 1, EncodingPrecision.FLOAT32).quantized(), what);
+        }
+      }
+    }
+  }
+
+  @Test
   void valuesBeyondOneGetAScaleThatFitsTheLargest() {
     float[] v = {3.5f, -7f, 0.25f, 1f, 0f, -2f};
     EncodedSet q = EncodedSet.of(v, 2, 3, new int[] {0, 1}, 2).quantize();
