@@ -123,11 +123,13 @@ class PeerCommandTest {
 
   /**
    * Runs the devices while a gateway thread publishes: once {@code start} (after the devices had
-   * time to subscribe), then {@code sample} for i = 0, 1, … (50 Hz of signal, published about 40x
-   * faster than real time) until every device has exited; asserts they all exit 0. Not as fast as it
-   * can: a flood of tens of thousands of messages a second filled the embedded Moquette's session
+   * time to subscribe), then {@code sample} for i = 0, 1, … (50 Hz of signal, published about 10x
+   * faster than real time) until every device has exited; asserts they all exit 0. A star client
+   * needs about 350 samples for three rounds, which take under a second at this pace. Not as fast as
+   * it can: a flood of tens of thousands of messages a second filled the embedded Moquette's session
    * queues, which then dropped other clients' publishes (one aggregator's QoS 1 publish never
-   * confirmed, in one CI run on a fast 2-core VM).
+   * confirmed, in one CI run on a fast 2-core VM), and about 2000 a second (40x real time) still
+   * stalled a federation on a slow day of a 2-core VM (no final model within 60 s).
    */
   private static void runWhileFeeding(List<Path> configs, ThrowingRunnable start, Feed sample) throws Exception {
     java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
@@ -137,9 +139,7 @@ class PeerCommandTest {
         start.run();
         for (int i = 0; i < 60_000 && !done.get(); i++) {
           sample.run(i);
-          if (i % 2 == 0) {
-            Thread.sleep(1);
-          }
+          Thread.sleep(2);
         }
       } catch (Exception e) {
         // the run ends with or without more telemetry
