@@ -18,6 +18,12 @@ public final class Encoder {
    * kernels (3 vectors of 4, 8 or 16 floats), so blocks start on panel boundaries.
    */
   static final int STREAM_COLUMNS = 1152;
+  /**
+   * A remainder of fewer columns than this joins the last whole block of {@link #encodeOnce}: a last
+   * block at least this wide (a multiple of every vector width and loop unrolling) keeps the
+   * nonlinearity's scalar tail within its last row.
+   */
+  private static final int MIN_LAST_BLOCK = 128;
 
   private final EncoderSpec spec;
   private final Basis basis;
@@ -146,10 +152,13 @@ public final class Encoder {
 
   /**
    * Encodes {@code x} a block of basis columns at a time, each block a chunk of rows at a time, and
-   * hands each encoded block to {@code sink}. The nonlinearity is applied to each block: every block
-   * but the last is a whole number of vectors wide ({@value #STREAM_COLUMNS} columns), so the values
-   * that a kernel handles in its scalar tail are the same as when it runs over whole rows, and the bits
-   * are those of {@link #encode}.
+   * hands each encoded block to {@code sink}. The nonlinearity is applied to each block, so its
+   * kernels' scalar tails must fall on the values they fall on when they run over whole rows (a
+   * vector cosine and the scalar one can differ in the last bit). They do: every block but the last
+   * is {@value #STREAM_COLUMNS} columns, a whole number of vectors, so over a chunk of rows the tail
+   * is as long as over whole rows; and the last block is at least {@value #MIN_LAST_BLOCK} columns
+   * (or all of D), wider than any tail, so the tail holds the same last values of the chunk's last
+   * row. The bits are those of {@link #encode}.
    */
   private static void streamOnce(EncoderSpec spec, VectorKernels kernels, float[] x, int n, int threads,
       BlockSink sink) {
@@ -157,9 +166,10 @@ public final class Encoder {
     int d = spec.dim();
     int chunks = (n + CHUNK_ROWS - 1) / CHUNK_ROWS;
     float[] phases = spec.kind() == EncoderKind.COS_BIAS ? Basis.phases(spec.basisSeed(), d) : null;
-    for (int b0 = 0; b0 < d; b0 += STREAM_COLUMNS) {
+    for (int b0 = 0; b0 < d; ) {
       int from = b0;
-      int w = Math.min(STREAM_COLUMNS, d - from);
+      int w = d - from < STREAM_COLUMNS + MIN_LAST_BLOCK ? d - from : STREAM_COLUMNS;
+      b0 += w;
       PackedMatrix block = Basis.columns(spec.basisSeed(), f, d, from, from + w, kernels, threads);
       // the same row chunks, each projected by one thread, as encode: the same arithmetic per value
       ParallelRows.run(chunks, threads, 1, 1, (c0, c1) -> {

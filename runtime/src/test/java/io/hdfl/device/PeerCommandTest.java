@@ -124,12 +124,13 @@ class PeerCommandTest {
   /**
    * Runs the devices while a gateway thread publishes: once {@code start} (after the devices had
    * time to subscribe), then {@code sample} for i = 0, 1, … (50 Hz of signal, published about 10x
-   * faster than real time) until every device has exited; asserts they all exit 0. A star client
-   * needs about 350 samples for three rounds, which take under a second at this pace. Not as fast as
-   * it can: a flood of tens of thousands of messages a second filled the embedded Moquette's session
-   * queues, which then dropped other clients' publishes (one aggregator's QoS 1 publish never
-   * confirmed, in one CI run on a fast 2-core VM), and about 2000 a second (40x real time) still
-   * stalled a federation on a slow day of a 2-core VM (no final model within 60 s).
+   * faster than real time: some 475 samples a second) until every device has exited; asserts they
+   * all exit 0. A star client needs about 350 samples for three rounds, which take under a second at
+   * this pace. Not as fast as it can: a flood of tens of thousands of messages a second filled the
+   * embedded Moquette's session queues, which then dropped other clients' publishes (one
+   * aggregator's QoS 1 publish never confirmed, in one CI run on a fast 2-core VM), and about 3600 a
+   * second (1800 samples a second per gateway) still stalled a federation on a slow day of a 2-core
+   * VM (no final model within 60 s).
    */
   private static void runWhileFeeding(List<Path> configs, ThrowingRunnable start, Feed sample) throws Exception {
     java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();

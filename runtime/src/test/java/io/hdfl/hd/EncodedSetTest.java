@@ -88,8 +88,9 @@ class EncodedSetTest {
     java.util.List<VectorKernels> kernels = new java.util.ArrayList<>();
     kernels.add(VectorKernelsProvider.scalar());
     VectorKernelsProvider.panama().ifPresent(kernels::add);
-    // D below and across basis blocks, not a multiple of any vector width; n over two chunks of rows
-    int[][] shapes = {{300, 23, 1000}, {37, 19, 2 * Encoder.STREAM_COLUMNS + 77}};
+    // D below and across basis blocks, not a multiple of any vector width, one column past a block;
+    // n over two chunks of rows
+    int[][] shapes = {{300, 23, 1000}, {37, 19, 2 * Encoder.STREAM_COLUMNS + 77}, {3, 7, Encoder.STREAM_COLUMNS + 1}};
     for (VectorKernels k : kernels) {
       for (int[] shape : shapes) {
         int n = shape[0], f = shape[1], d = shape[2];

@@ -121,8 +121,11 @@ class EncoderTest {
     java.util.List<VectorKernels> kernels = new java.util.ArrayList<>();
     kernels.add(VectorKernelsProvider.scalar());
     VectorKernelsProvider.panama().ifPresent(kernels::add);
-    // D below, at and across block boundaries, not a multiple of any vector width; n with uneven chunks
-    int[][] shapes = {{1, 7, 50}, {300, 23, 1000}, {513, 31, Encoder.STREAM_COLUMNS}, {37, 19, 2 * Encoder.STREAM_COLUMNS + 77}};
+    // D below, at and across block boundaries, not a multiple of any vector width; n with uneven chunks;
+    // and a last block narrower than a vector, whose scalar tail of the nonlinearity would wrap over rows
+    int[][] shapes = {{1, 7, 50}, {300, 23, 1000}, {513, 31, Encoder.STREAM_COLUMNS},
+        {37, 19, 2 * Encoder.STREAM_COLUMNS + 77}, {2, 7, Encoder.STREAM_COLUMNS + 1}, {3, 7, Encoder.STREAM_COLUMNS + 1},
+        {5, 7, 2 * Encoder.STREAM_COLUMNS + 3}};
     for (VectorKernels k : kernels) {
       for (int[] shape : shapes) {
         int n = shape[0], f = shape[1], d = shape[2];
