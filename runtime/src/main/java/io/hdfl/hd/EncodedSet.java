@@ -78,18 +78,25 @@ public final class EncodedSet {
     if (precision == EncodingPrecision.FLOAT32) {
       return encode(encoder, features, n, labels, classes, threads);
     }
-    byte[] codes = new byte[checkedSize(encoder.spec(), n, labels, classes)];
-    float scale = codeScale(encoder.spec());
-    encoder.encodeCodes(features, n, codes, scale, threads);
-    return new EncodedSet(codes, scale, n, encoder.dim(), java.util.Arrays.copyOf(labels, n), classes);
+    return encodeToCodes(encoder.spec(), n, labels, classes,
+        (codes, scale) -> encoder.encodeCodes(features, n, codes, scale, threads));
+  }
+
+  /** Writes the int8 codes of {@code scale} of a batch into {@code codes}. */
+  private interface CodeWriter {
+    void write(byte[] codes, float scale);
   }
 
   /**
-   * The scale of encodings made straight to int8, that of {@link #quantize()} for them: 1 for the
-   * {@code sign} encoder's ±1, 1/127 for the others, whose components are in [-1, 1].
+   * A set of {@code n} samples encoded straight to int8 by {@code writer}, at the scale {@link
+   * #quantize()} gives such encodings: 1 for the {@code sign} encoder's ±1, 1/127 for the others,
+   * whose components are in [-1, 1].
    */
-  private static float codeScale(EncoderSpec spec) {
-    return spec.kind() == EncoderKind.SIGN ? 1f : 1f / MAX_CODE;
+  private static EncodedSet encodeToCodes(EncoderSpec spec, int n, int[] labels, int classes, CodeWriter writer) {
+    byte[] codes = new byte[checkedSize(spec, n, labels, classes)];
+    float scale = spec.kind() == EncoderKind.SIGN ? 1f : 1f / MAX_CODE;
+    writer.write(codes, scale);
+    return new EncodedSet(codes, scale, n, spec.dim(), java.util.Arrays.copyOf(labels, n), classes);
   }
 
   /**
@@ -114,10 +121,8 @@ public final class EncodedSet {
     if (precision == EncodingPrecision.FLOAT32) {
       return encodeOnce(spec, kernels, features, n, labels, classes, threads);
     }
-    byte[] codes = new byte[checkedSize(spec, n, labels, classes)];
-    float scale = codeScale(spec);
-    Encoder.encodeOnceCodes(spec, kernels, features, n, codes, scale, threads);
-    return new EncodedSet(codes, scale, n, spec.dim(), java.util.Arrays.copyOf(labels, n), classes);
+    return encodeToCodes(spec, n, labels, classes,
+        (codes, scale) -> Encoder.encodeOnceCodes(spec, kernels, features, n, codes, scale, threads));
   }
 
   private static float[] allocate(EncoderSpec spec, int n, int[] labels, int classes) {
