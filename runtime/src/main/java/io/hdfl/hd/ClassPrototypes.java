@@ -5,13 +5,20 @@ import java.util.Arrays;
 
 /**
  * The model: one D-dimensional prototype per class, stored row-major ({@code S × D}), with their
- * squared norms kept up to date for cosine scoring.
+ * squared norms kept up to date for cosine scoring. After the storage changes directly, {@link
+ * #recomputeNorms()} marks the norms out of date and they are recomputed when next asked for: a ring
+ * peer adds noise after its last retraining pass and hands the model on without scoring with it
+ * again, so neither of those two recomputations (each a sequential double sum over S × D values) is
+ * ever made. Not for concurrent use: even asking for a norm may compute it.
  */
 public final class ClassPrototypes {
   private final int classes;
   private final int dim;
   private final float[] vectors;
   private final double[] normSq;
+  /** {@code Math.sqrt(normSq[c])}, kept with it (cosine scoring divides by it once per sample and class). */
+  private final double[] norm;
+  private boolean normsStale;
 
   /** All-zero prototypes. */
   public ClassPrototypes(int classes, int dim) {
@@ -23,7 +30,8 @@ public final class ClassPrototypes {
     this.dim = dim;
     this.vectors = vectors;
     this.normSq = new double[classes];
-    recomputeNorms();
+    this.norm = new double[classes];
+    this.normsStale = true;
   }
 
   private static float[] newStorage(int classes, int dim) {
@@ -73,8 +81,9 @@ public final class ClassPrototypes {
   /** {@code C_c += alpha · h[off .. off + D)}, keeping the norm exact. */
   public void add(int c, float alpha, float[] h, int off, VectorKernels k) {
     checkClass(c);
+    freshNorms();
     k.axpy(alpha, h, off, vectors, c * dim, dim);
-    normSq[c] = k.sumOfSquares(vectors, c * dim, dim);
+    setNormSq(c, k.sumOfSquares(vectors, c * dim, dim));
   }
 
   /**
@@ -83,25 +92,50 @@ public final class ClassPrototypes {
    * which recomputes exact norms at the end of each epoch.
    */
   void addKnowing(int c, float alpha, EncodedSet set, int i, double dotBefore, VectorKernels k) {
+    freshNorms();
     set.addTo(k, alpha, i, vectors, c * dim);
-    normSq[c] = Math.max(0.0, normSq[c] + 2.0 * alpha * dotBefore + (double) alpha * alpha * set.squaredNorm(i));
+    setNormSq(c, Math.max(0.0, normSq[c] + 2.0 * alpha * dotBefore + (double) alpha * alpha * set.squaredNorm(i)));
   }
 
   /** Squared L2 norm of prototype {@code c}. */
   public double normSq(int c) {
     checkClass(c);
+    freshNorms();
     return normSq[c];
   }
 
-  /** Recomputes every norm from the stored values (in double precision). */
+  /** L2 norm of prototype {@code c}: {@code Math.sqrt(normSq(c))}, to the bit. */
+  public double norm(int c) {
+    checkClass(c);
+    freshNorms();
+    return norm[c];
+  }
+
+  /**
+   * Declares the stored values changed: every norm is recomputed from them (in double precision, the
+   * same sum as ever) when it is next asked for.
+   */
   public void recomputeNorms() {
+    normsStale = true;
+  }
+
+  private void freshNorms() {
+    if (!normsStale) {
+      return;
+    }
     for (int c = 0; c < classes; c++) {
       double s = 0;
       for (int i = c * dim, end = i + dim; i < end; i++) {
         s += (double) vectors[i] * vectors[i];
       }
-      normSq[c] = s;
+      setNormSq(c, s);
     }
+    normsStale = false;
+  }
+
+  private void setNormSq(int c, double n2) {
+    normSq[c] = n2;
+    norm[c] = Math.sqrt(n2);
   }
 
   /** A deep copy. */

@@ -8,7 +8,7 @@ import io.hdfl.kernels.VectorKernels;
  *
  * <p>The hypervectors are stored as float32, or as int8 codes ({@link #quantize()}): component = code
  * × {@link #scale()}, a quarter of the memory and of the memory traffic of every retraining pass.
- * Training and inference go through {@link #scoresPair}, {@link #score}, {@link #scores} and {@link
+ * Training and inference go through {@link #scoresAt}, {@link #score}, {@link #scores} and {@link
  * #addTo}, which work on either form; scores are in the units of the components.
  */
 public final class EncodedSet {
@@ -321,16 +321,17 @@ public final class EncodedSet {
   }
 
   /**
-   * Samples {@code i} and {@code j} scored against the {@code s} prototypes: {@code out[c]} and {@code
-   * out[s + c]}, each bit for bit what {@link #score} and {@link #scores} give for that sample alone.
+   * The {@code n} samples at {@code offsets[0..n)} ({@link #offset}s) scored against the {@code s}
+   * prototypes: {@code out[k*s + c]} for the one at {@code offsets[k]}, each bit for bit what {@link
+   * #score} and {@link #scores} give for that sample alone.
    */
-  public void scoresPair(VectorKernels k, int i, int j, float[] protos, int s, float[] out) {
+  public void scoresAt(VectorKernels k, int[] offsets, int n, float[] protos, int s, float[] out) {
     if (codes == null) {
-      k.dotScoresPair(vectors, i * dim, j * dim, protos, s, dim, out);
+      k.dotScoresAt(vectors, offsets, n, protos, s, dim, out);
       return;
     }
-    k.dotScoresPair(codes, i * dim, j * dim, protos, s, dim, out);
-    scaleScores(out, 2 * s);
+    k.dotScoresAt(codes, offsets, n, protos, s, dim, out);
+    scaleScores(out, n * s);
   }
 
   /** Class {@code c}'s score of sample {@code i}: {@code H_i · C_c}. */

@@ -15,6 +15,9 @@ public final class PrototypeTrainer {
     void epochDone(int epoch, int epochs, int mistakes);
   }
 
+  /** Samples scored at once in a pass (a kernel tile of four queries; see {@link #epoch}). */
+  static final int BLOCK = 4;
+
   private final VectorKernels kernels;
   private final Similarity similarity;
 
@@ -60,36 +63,36 @@ public final class PrototypeTrainer {
 
   /**
    * One pass in the given order; returns the number of mistakes (= updates). Samples (float32 or int8,
-   * see {@link EncodedSet#quantize}) are scored two at a time, so the prototypes are read once for both
-   * (from L2: S × D floats do not fit in L1); when the first one changes two classes, the second one's
-   * scores for those two are computed again, so the pass is bit for bit the one-sample-at-a-time
-   * perceptron.
+   * see {@link EncodedSet#quantize}) are scored a block of {@value #BLOCK} at a time, so the prototypes
+   * are read once for the block (from L2: S × D floats do not fit in L1); when a sample changes two
+   * classes, the later samples of its block have their scores for those two computed again, so the
+   * pass is bit for bit the one-sample-at-a-time perceptron.
    */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
     int s = model.classes();
     float[] protos = model.vectors();
-    float[] scores = new float[2 * s];
+    float[] scores = new float[BLOCK * s];
+    int[] offsets = new int[BLOCK];
     int mistakes = 0;
-    int k = 0;
-    for (; k + 1 < order.length; k += 2) {
-      int first = order[k];
-      int second = order[k + 1];
-      set.scoresPair(kernels, first, second, protos, s, scores);
-      int pred = learn(model, set, first, scores, 0);
-      if (pred >= 0) {
-        mistakes++;
-        int truth = set.label(first);
-        scores[s + truth] = set.score(kernels, second, protos, s, truth);
-        scores[s + pred] = set.score(kernels, second, protos, s, pred);
+    for (int k = 0; k < order.length; k += BLOCK) {
+      int n = Math.min(BLOCK, order.length - k);
+      for (int j = 0; j < n; j++) {
+        offsets[j] = set.offset(order[k + j]);
       }
-      if (learn(model, set, second, scores, s) >= 0) {
+      set.scoresAt(kernels, offsets, n, protos, s, scores);
+      for (int j = 0; j < n; j++) {
+        int i = order[k + j];
+        int pred = learn(model, set, i, scores, j * s);
+        if (pred < 0) {
+          continue;
+        }
         mistakes++;
-      }
-    }
-    if (k < order.length) {
-      set.scores(kernels, order[k], 1, protos, s, scores);
-      if (learn(model, set, order[k], scores, 0) >= 0) {
-        mistakes++;
+        int truth = set.label(i);
+        for (int later = j + 1; later < n; later++) {
+          int m = order[k + later];
+          scores[later * s + truth] = set.score(kernels, m, protos, s, truth);
+          scores[later * s + pred] = set.score(kernels, m, protos, s, pred);
+        }
       }
     }
     return mistakes;
@@ -105,8 +108,8 @@ public final class PrototypeTrainer {
     for (int c = 0; c < model.classes(); c++) {
       double score = scores[so + c];
       if (similarity == Similarity.COSINE) {
-        double n2 = model.normSq(c);
-        score = n2 > 0 ? score / Math.sqrt(n2) : 0.0;
+        double norm = model.norm(c);
+        score = norm > 0 ? score / norm : 0.0;
       }
       if (score > best) {
         best = score;

@@ -138,9 +138,15 @@ class EncodedSetTest {
     int s = 10;
     int d = q.dim();
     float[] protos = EncoderTest.randomRows(s, d, 3, 1.0);
-    float[] pair = new float[2 * s];
+    // five samples in any order: a tile of four and one alone
+    int[] samples = {4, 17, 29, 0, 17};
+    int[] offsets = new int[samples.length];
+    for (int k = 0; k < samples.length; k++) {
+      offsets[k] = q.offset(samples[k]);
+    }
+    float[] at = new float[samples.length * s];
     float[] batch = new float[3 * s];
-    q.scoresPair(K, 4, 17, protos, s, pair);
+    q.scoresAt(K, offsets, samples.length, protos, s, at);
     q.scores(K, 16, 3, protos, s, batch);
     for (int c = 0; c < s; c++) {
       float[] h = q.row(4);
@@ -148,11 +154,13 @@ class EncodedSetTest {
       for (int j = 0; j < d; j++) {
         exact += (double) h[j] * protos[c * d + j];
       }
-      assertEquals(exact, pair[c], 1e-4, "class " + c);
+      assertEquals(exact, at[c], 1e-4, "class " + c);
       // one sample's score has the same bits whichever way it is asked for
-      assertEquals(Float.floatToRawIntBits(q.score(K, 4, protos, s, c)), Float.floatToRawIntBits(pair[c]));
-      assertEquals(Float.floatToRawIntBits(q.score(K, 17, protos, s, c)), Float.floatToRawIntBits(pair[s + c]));
-      assertEquals(Float.floatToRawIntBits(batch[s + c]), Float.floatToRawIntBits(pair[s + c]));
+      for (int k = 0; k < samples.length; k++) {
+        assertEquals(Float.floatToRawIntBits(q.score(K, samples[k], protos, s, c)),
+            Float.floatToRawIntBits(at[k * s + c]), "sample " + samples[k] + " class " + c);
+      }
+      assertEquals(Float.floatToRawIntBits(batch[s + c]), Float.floatToRawIntBits(at[s + c]));
     }
     float[] y = new float[d + 2];
     q.addTo(K, -2f, 7, y, 1);

@@ -53,14 +53,14 @@ class PrototypeTrainerTest {
   }
 
   @Test
-  void aPassInPairsIsBitForBitThePassOneSampleAtATime() {
-    // odd and even sample counts (an odd one ends with a sample alone), class counts around the
+  void aPassInBlocksIsBitForBitThePassOneSampleAtATime() {
+    // sample counts that end with a block of four and with one, two or three samples, class counts around the
     // kernels' groups of eight and four, both similarities, and passes enough for the JIT to compile
     // float32 and int8 sets alike
     for (VectorKernels k : new VectorKernels[] {K, VectorKernelsProvider.scalar()}) {
       for (Similarity sim : Similarity.values()) {
         for (boolean quantized : new boolean[] {false, true}) {
-        for (int[] shape : new int[][] {{101, 10, 300}, {64, 3, 37}, {33, 26, 50}, {7, 12, 4}}) {
+        for (int[] shape : new int[][] {{101, 10, 300}, {64, 3, 37}, {33, 26, 50}, {7, 12, 4}, {102, 5, 64}}) {
           int n = shape[0], s = shape[1], d = shape[2];
           SplittableRandom r = new SplittableRandom(n * 31L + s);
           float[] v = new float[n * d];

@@ -74,19 +74,26 @@ final class KernelArgs {
     matrix(scores, nq, s, "scores");
   }
 
-  static void scoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    scoresPair(length(queries, "queries"), off1, off2, protos, s, d, scores);
+  static void scoresAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    scoresAt(length(queries, "queries"), offsets, n, protos, s, d, scores);
   }
 
-  static void scoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    scoresPair(length(queries, "queries"), off1, off2, protos, s, d, scores);
+  static void scoresAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    scoresAt(length(queries, "queries"), offsets, n, protos, s, d, scores);
   }
 
-  private static void scoresPair(int queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    matrix(queries, off1, 1, d, "queries");
-    matrix(queries, off2, 1, d, "queries");
+  private static void scoresAt(int queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    if (offsets == null) {
+      throw new NullPointerException("offsets");
+    }
+    if (n < 0 || n > offsets.length) {
+      throw new IndexOutOfBoundsException("n=" + n + " outside 0.." + offsets.length + " (offsets given)");
+    }
+    for (int k = 0; k < n; k++) {
+      matrix(queries, offsets[k], 1, d, "queries");
+    }
     matrix(protos, s, d, "protos");
-    matrix(scores, 2, s, "scores");
+    matrix(scores, n, s, "scores");
   }
 
   static void scoreOf(float[] queries, int qOff, float[] protos, int s, int d, int c) {

@@ -49,29 +49,70 @@ final class PanamaCodeKernels {
   static void dotScores(byte[] q, int qOff, int nq, float[] p, int s, int d, float[] scores) {
     float[] lanes = PanamaVectorKernels.lanes();
     for (int k = 0; k < nq; k++) {
-      int qo = qOff + k * d;
-      int c = 0;
-      for (; c + 4 <= s; c += 4) {
-        dot4(q, qo, p, c * d, d, scores, k * s + c, lanes);
-      }
-      for (; c < s; c++) {
-        scores[k * s + c] = dot1(q, qo, p, c * d, d, lanes);
-      }
+      one(q, qOff + k * d, p, s, d, scores, k * s, lanes);
     }
   }
 
-  static void dotScoresPair(byte[] q, int qa, int qb, float[] p, int s, int d, float[] scores) {
+  /**
+   * The {@code n} queries at {@code offsets[0..n)}: four at a time in tiles of four queries by four
+   * classes (each class row loaded once for the four, a quarter of the prototype reads of one query at
+   * a time), then a pair, then one. Each score is one accumulator over the dimensions, as in {@link
+   * #dot1}, so it has the bits of the query scored alone.
+   */
+  static void dotScoresAt(byte[] q, int[] offsets, int n, float[] p, int s, int d, float[] scores) {
     float[] lanes = PanamaVectorKernels.lanes();
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+      int q0 = offsets[k], q1 = offsets[k + 1], q2 = offsets[k + 2], q3 = offsets[k + 3];
+      int o = k * s;
+      int c = 0;
+      for (; c + 4 <= s; c += 4) {
+        dot4Quad(q, q0, q1, q2, q3, p, c, d, s, scores, o + c, lanes);
+      }
+      for (; c + 2 <= s; c += 2) {
+        dot2Pair(q, q0, q1, p, c * d, d, scores, o + c, o + s + c, lanes);
+        dot2Pair(q, q2, q3, p, c * d, d, scores, o + 2 * s + c, o + 3 * s + c, lanes);
+      }
+      if (c < s) {
+        scores[o + c] = dot1(q, q0, p, c * d, d, lanes);
+        scores[o + s + c] = dot1(q, q1, p, c * d, d, lanes);
+        scores[o + 2 * s + c] = dot1(q, q2, p, c * d, d, lanes);
+        scores[o + 3 * s + c] = dot1(q, q3, p, c * d, d, lanes);
+      }
+    }
+    if (k + 2 <= n) {
+      pairAt(q, offsets[k], offsets[k + 1], p, s, d, scores, k * s, (k + 1) * s, lanes);
+      k += 2;
+    }
+    if (k < n) {
+      one(q, offsets[k], p, s, d, scores, k * s, lanes);
+    }
+  }
+
+  /** The queries at {@code qa} and {@code qb}, their scores at {@code scores[oa..oa+s)} and {@code [ob..ob+s)}. */
+  private static void pairAt(byte[] q, int qa, int qb, float[] p, int s, int d, float[] scores, int oa, int ob,
+      float[] lanes) {
     int c = 0;
     for (; c + 8 <= s; c += 8) {
-      dot8Pair(q, qa, qb, p, c * d, d, scores, c, s + c, lanes);
+      dot8Pair(q, qa, qb, p, c * d, d, scores, oa + c, ob + c, lanes);
     }
     for (; c + 2 <= s; c += 2) {
-      dot2Pair(q, qa, qb, p, c * d, d, scores, c, s + c, lanes);
+      dot2Pair(q, qa, qb, p, c * d, d, scores, oa + c, ob + c, lanes);
     }
     if (c < s) {
-      scores[c] = dot1(q, qa, p, c * d, d, lanes);
-      scores[s + c] = dot1(q, qb, p, c * d, d, lanes);
+      scores[oa + c] = dot1(q, qa, p, c * d, d, lanes);
+      scores[ob + c] = dot1(q, qb, p, c * d, d, lanes);
+    }
+  }
+
+  /** The query at {@code qo}, its scores at {@code scores[o..o+s)}. */
+  private static void one(byte[] q, int qo, float[] p, int s, int d, float[] scores, int o, float[] lanes) {
+    int c = 0;
+    for (; c + 4 <= s; c += 4) {
+      dot4(q, qo, p, c * d, d, scores, o + c, lanes);
+    }
+    for (; c < s; c++) {
+      scores[o + c] = dot1(q, qo, p, c * d, d, lanes);
     }
   }
 
@@ -124,6 +165,71 @@ final class PanamaCodeKernels {
     out[o + 1] = t1;
     out[o + 2] = t2;
     out[o + 3] = t3;
+  }
+
+  /**
+   * Classes {@code c0..c0+4) for the queries at {@code q0..q3}: sixteen independent chains, each class
+   * row read once for the four queries. Query k's scores go to {@code out[o + k·s ..]}.
+   */
+  private static void dot4Quad(byte[] q, int q0, int q1, int q2, int q3, float[] p, int c0, int d, int s,
+      float[] out, int o, float[] lanes) {
+    int p0 = c0 * d, p1 = p0 + d, p2 = p1 + d, p3 = p2 + d;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    FloatVector e0 = a0, e1 = a0, e2 = a0, e3 = a0, f0 = a0, f1 = a0, f2 = a0, f3 = a0;
+    int i = 0;
+    for (int bound = B.loopBound(d); i < bound; i += STEP) {
+      ByteVector c0s = ByteVector.fromArray(B, q, q0 + i);
+      ByteVector c1s = ByteVector.fromArray(B, q, q1 + i);
+      ByteVector c2s = ByteVector.fromArray(B, q, q2 + i);
+      ByteVector c3s = ByteVector.fromArray(B, q, q3 + i);
+      for (int part = 0; part < PARTS; part++) {
+        FloatVector x0 = widen(c0s, part);
+        FloatVector x1 = widen(c1s, part);
+        FloatVector x2 = widen(c2s, part);
+        FloatVector x3 = widen(c3s, part);
+        int j = i + part * L;
+        FloatVector w = FloatVector.fromArray(F, p, p0 + j);
+        a0 = x0.fma(w, a0);
+        b0 = x1.fma(w, b0);
+        e0 = x2.fma(w, e0);
+        f0 = x3.fma(w, f0);
+        w = FloatVector.fromArray(F, p, p1 + j);
+        a1 = x0.fma(w, a1);
+        b1 = x1.fma(w, b1);
+        e1 = x2.fma(w, e1);
+        f1 = x3.fma(w, f1);
+        w = FloatVector.fromArray(F, p, p2 + j);
+        a2 = x0.fma(w, a2);
+        b2 = x1.fma(w, b2);
+        e2 = x2.fma(w, e2);
+        f2 = x3.fma(w, f2);
+        w = FloatVector.fromArray(F, p, p3 + j);
+        a3 = x0.fma(w, a3);
+        b3 = x1.fma(w, b3);
+        e3 = x2.fma(w, e3);
+        f3 = x3.fma(w, f3);
+      }
+    }
+    float[] t = {PanamaVectorKernels.laneSum(a0, lanes), PanamaVectorKernels.laneSum(a1, lanes),
+        PanamaVectorKernels.laneSum(a2, lanes), PanamaVectorKernels.laneSum(a3, lanes),
+        PanamaVectorKernels.laneSum(b0, lanes), PanamaVectorKernels.laneSum(b1, lanes),
+        PanamaVectorKernels.laneSum(b2, lanes), PanamaVectorKernels.laneSum(b3, lanes),
+        PanamaVectorKernels.laneSum(e0, lanes), PanamaVectorKernels.laneSum(e1, lanes),
+        PanamaVectorKernels.laneSum(e2, lanes), PanamaVectorKernels.laneSum(e3, lanes),
+        PanamaVectorKernels.laneSum(f0, lanes), PanamaVectorKernels.laneSum(f1, lanes),
+        PanamaVectorKernels.laneSum(f2, lanes), PanamaVectorKernels.laneSum(f3, lanes)};
+    int[] qs = {q0, q1, q2, q3};
+    for (; i < d; i++) {
+      for (int k = 0; k < 4; k++) {
+        float v = q[qs[k] + i];
+        for (int c = 0; c < 4; c++) {
+          t[4 * k + c] += v * p[p0 + c * d + i];
+        }
+      }
+    }
+    for (int k = 0; k < 4; k++) {
+      System.arraycopy(t, 4 * k, out, o + k * s, 4);
+    }
   }
 
   /** Two classes from {@code p0} for the queries at {@code qa} and {@code qb}: four independent chains. */

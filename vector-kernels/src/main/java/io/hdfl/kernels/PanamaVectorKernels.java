@@ -393,38 +393,58 @@ final class PanamaVectorKernels implements VectorKernels {
     KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
     float[] lanes = LANES.get(); // once per call, not once per group of classes
     for (int q = 0; q < nq; q++) {
-      int qo = qOff + q * d;
-      int so = q * s;
-      int c = 0;
-      // eight prototypes per pass: the query is read once for eight independent FMA chains
-      for (; c + 8 <= s; c += 8) {
-        dot8(queries, qo, protos, c * d, d, scores, so + c, lanes);
-      }
-      for (; c + 4 <= s; c += 4) {
-        dot4(queries, qo, protos, c * d, d, scores, so + c, lanes);
-      }
-      for (; c < s; c++) {
-        scores[so + c] = dotUnchecked(queries, qo, protos, c * d, d, lanes);
-      }
+      oneAt(queries, qOff + q * d, protos, s, d, scores, q * s, lanes);
     }
   }
 
+  /** The query at {@code qo}, its scores at {@code scores[so..so+s)}. */
+  private static void oneAt(float[] queries, int qo, float[] protos, int s, int d, float[] scores, int so,
+      float[] lanes) {
+    int c = 0;
+    // eight prototypes per pass: the query is read once for eight independent FMA chains
+    for (; c + 8 <= s; c += 8) {
+      dot8(queries, qo, protos, c * d, d, scores, so + c, lanes);
+    }
+    for (; c + 4 <= s; c += 4) {
+      dot4(queries, qo, protos, c * d, d, scores, so + c, lanes);
+    }
+    for (; c < s; c++) {
+      scores[so + c] = dotUnchecked(queries, qo, protos, c * d, d, lanes);
+    }
+  }
+
+  /**
+   * Float queries are scored two at a time (the kernels of {@link #pairAt}) and the last one alone:
+   * their grouping of classes differs from the int8 one, so there is no four-query tile here.
+   */
   @Override
-  public void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
+  public void dotScoresAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresAt(queries, offsets, n, protos, s, d, scores);
     float[] lanes = LANES.get();
+    int k = 0;
+    for (; k + 2 <= n; k += 2) {
+      pairAt(queries, offsets[k], offsets[k + 1], protos, s, d, scores, k * s, (k + 1) * s, lanes);
+    }
+    if (k < n) {
+      oneAt(queries, offsets[k], protos, s, d, scores, k * s, lanes);
+    }
+  }
+
+  /** The queries at {@code off1} and {@code off2}, their scores at {@code scores[o1..o1+s)} and {@code [o2..o2+s)}. */
+  private static void pairAt(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores,
+      int o1, int o2, float[] lanes) {
     // the grouping of dotScores, and in each group its order of operations, so every score has its bits
     int c = 0;
     for (; c + 8 <= s; c += 8) {
-      dot8Pair(queries, off1, off2, protos, c * d, d, scores, c, s + c, lanes);
+      dot8Pair(queries, off1, off2, protos, c * d, d, scores, o1 + c, o2 + c, lanes);
     }
     for (int grouped = groupedClasses(s); c < grouped; c++) {
       // the classes dotScores gives to dot4 (one accumulator each, as in dot1): at most four
-      scores[c] = dot1(queries, off1, protos, c * d, d, lanes);
-      scores[s + c] = dot1(queries, off2, protos, c * d, d, lanes);
+      scores[o1 + c] = dot1(queries, off1, protos, c * d, d, lanes);
+      scores[o2 + c] = dot1(queries, off2, protos, c * d, d, lanes);
     }
     for (; c < s; c++) {
-      dotUncheckedPair(queries, off1, off2, protos, c * d, d, scores, c, s + c, lanes);
+      dotUncheckedPair(queries, off1, off2, protos, c * d, d, scores, o1 + c, o2 + c, lanes);
     }
   }
 
@@ -622,9 +642,9 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   @Override
-  public void dotScoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
-    PanamaCodeKernels.dotScoresPair(queries, off1, off2, protos, s, d, scores);
+  public void dotScoresAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresAt(queries, offsets, n, protos, s, d, scores);
+    PanamaCodeKernels.dotScoresAt(queries, offsets, n, protos, s, d, scores);
   }
 
   @Override

@@ -133,11 +133,12 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
-  public void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
-    for (int c = 0; c < s; c++) {
-      scores[c] = score(queries, off1, protos, c * d, d);
-      scores[s + c] = score(queries, off2, protos, c * d, d);
+  public void dotScoresAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresAt(queries, offsets, n, protos, s, d, scores);
+    for (int k = 0; k < n; k++) {
+      for (int c = 0; c < s; c++) {
+        scores[k * s + c] = score(queries, offsets[k], protos, c * d, d);
+      }
     }
   }
 
@@ -175,11 +176,12 @@ public final class ScalarVectorKernels implements VectorKernels {
   }
 
   @Override
-  public void dotScoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores) {
-    KernelArgs.scoresPair(queries, off1, off2, protos, s, d, scores);
-    for (int c = 0; c < s; c++) {
-      scores[c] = score(queries, off1, protos, c * d, d);
-      scores[s + c] = score(queries, off2, protos, c * d, d);
+  public void dotScoresAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    KernelArgs.scoresAt(queries, offsets, n, protos, s, d, scores);
+    for (int k = 0; k < n; k++) {
+      for (int c = 0; c < s; c++) {
+        scores[k * s + c] = score(queries, offsets[k], protos, c * d, d);
+      }
     }
   }
 

@@ -80,12 +80,12 @@ public interface VectorKernels {
   void dotScores(float[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores);
 
   /**
-   * Two queries at once, anywhere in {@code queries}: {@code scores[c]} for the one at {@code off1} and
-   * {@code scores[s + c]} for the one at {@code off2}, each bit for bit what {@link #dotScores(float[],
-   * int, int, float[], int, int, float[])} gives for that query alone. The prototypes are read once for
-   * both (a perceptron pass reads them from L2 per sample; in pairs, half as often).
+   * The {@code n} queries at {@code offsets[0..n)}, anywhere in {@code queries}: {@code scores[k*s + c]}
+   * for the one at {@code offsets[k]}, each bit for bit what {@link #dotScores(float[], int, int,
+   * float[], int, int, float[])} gives for that query alone (a perceptron pass scores a block of its
+   * shuffled samples at once, reading the prototypes once for the block).
    */
-  void dotScoresPair(float[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores);
+  void dotScoresAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores);
 
   /**
    * Class {@code c}'s score of the query at {@code qOff}, bit for bit what {@link #dotScores(float[],
@@ -107,11 +107,11 @@ public interface VectorKernels {
   void dotScores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores);
 
   /**
-   * Two code queries at once: {@code scores[c]} for the one at {@code off1}, {@code scores[s + c]} for
-   * the one at {@code off2}, each bit for bit what {@link #dotScores(byte[], int, int, float[], int,
-   * int, float[])} gives for that query alone.
+   * {@link #dotScoresAt(float[], int[], int, float[], int, int, float[])} for int8 code queries, each
+   * score bit for bit what {@link #dotScores(byte[], int, int, float[], int, int, float[])} gives for
+   * that query alone.
    */
-  void dotScoresPair(byte[] queries, int off1, int off2, float[] protos, int s, int d, float[] scores);
+  void dotScoresAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores);
 
   /**
    * Class {@code c}'s score of the code query at {@code qOff}, bit for bit what {@link

@@ -96,19 +96,18 @@ class VectorKernelsEquivalenceTest {
   }
 
   @Test
-  void pairAndSingleClassScoresHaveTheBitsOfDotScores() {
+  void blockAndSingleClassScoresHaveTheBitsOfDotScores() {
     List<VectorKernels> all = new java.util.ArrayList<>(KernelPairs.panamaVariants());
     all.add(scalar);
     for (VectorKernels k : all) {
       for (int d : KernelPairs.AWKWARD_SIZES) {
         for (int s : new int[] {1, 3, 4, 5, 8, 10, 12, 13, 26}) {
-          // three queries in one array; pairs in both orders, apart and overlapping by all but one float
           float[] q = KernelPairs.gaussian(3 * d + 1, d * 29L + s, 1.0);
           float[] p = KernelPairs.gaussian(s * d, d * 13L + s, 1.0);
-          checkPairAndSingleBits(k.describe(), d, s, new QueryScores() {
+          checkBlockAndSingleBits(k.describe(), d, s, new QueryScores() {
             @Override
-            public void pair(int off1, int off2, float[] out) {
-              k.dotScoresPair(q, off1, off2, p, s, d, out);
+            public void at(int[] offsets, int n, float[] out) {
+              k.dotScoresAt(q, offsets, n, p, s, d, out);
             }
 
             @Override
@@ -142,7 +141,7 @@ class VectorKernelsEquivalenceTest {
 
   /** The scoring calls of one kernel on one array of queries (float or int8) and prototypes. */
   private interface QueryScores {
-    void pair(int off1, int off2, float[] out);
+    void at(int[] offsets, int n, float[] out);
 
     void alone(int off, float[] out);
 
@@ -150,28 +149,32 @@ class VectorKernelsEquivalenceTest {
   }
 
   /**
-   * Pair and single-class scores of three queries of D={@code d} (in one array of 3d+1 values) have
-   * the bits of each query's batch scores, and out-of-range calls throw.
+   * Blocks of one to nine of three queries of D={@code d} (in one array of 3d+1 values: apart,
+   * repeated, and overlapping by all but one component) and single-class scores have the bits of each
+   * query's batch scores, and out-of-range calls throw.
    */
-  private static void checkPairAndSingleBits(String who, int d, int s, QueryScores k) {
-    int[][] pairs = {{0, 2 * d}, {2 * d, 0}, {d, d + 1}, {d + 1, 0}};
-    for (int[] pair : pairs) {
-      float[] both = new float[2 * s];
-      k.pair(pair[0], pair[1], both);
-      for (int j = 0; j < 2; j++) {
+  private static void checkBlockAndSingleBits(String who, int d, int s, QueryScores k) {
+    int[] starts = {0, 2 * d, d + 1, d, 2 * d, 0, d + 1, 0, d};
+    for (int n = 1; n <= starts.length; n++) {
+      float[] block = new float[n * s];
+      k.at(starts, n, block);
+      for (int j = 0; j < n; j++) {
         float[] alone = new float[s];
-        k.alone(pair[j], alone);
+        k.alone(starts[j], alone);
         for (int c = 0; c < s; c++) {
-          String at = who + " d=" + d + " s=" + s + " query " + pair[j] + " c=" + c;
-          assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(both[j * s + c]), "pair, " + at);
-          assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(k.one(pair[j], c)),
+          String at = who + " d=" + d + " s=" + s + " block of " + n + ", query " + starts[j] + " c=" + c;
+          assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(block[j * s + c]), "block, " + at);
+          assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(k.one(starts[j], c)),
               "single class, " + at);
         }
       }
     }
     int past = 2 * d + 2;
-    assertThrows(IndexOutOfBoundsException.class, () -> k.pair(0, past, new float[2 * s]));
-    assertThrows(IndexOutOfBoundsException.class, () -> k.pair(0, d, new float[2 * s - 1]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, past}, 2, new float[2 * s]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, -1}, 2, new float[2 * s]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, d}, 2, new float[2 * s - 1]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, d}, 3, new float[3 * s]));
+    assertThrows(NullPointerException.class, () -> k.at(null, 0, new float[s]));
     assertThrows(IndexOutOfBoundsException.class, () -> k.one(past, 0));
     assertThrows(IndexOutOfBoundsException.class, () -> k.one(0, s));
     assertThrows(IndexOutOfBoundsException.class, () -> k.one(0, -1));
@@ -218,7 +221,7 @@ class VectorKernelsEquivalenceTest {
   }
 
   @Test
-  void codePairAndSingleClassScoresHaveTheBitsOfDotScores() {
+  void codeBlockAndSingleClassScoresHaveTheBitsOfDotScores() {
     List<VectorKernels> all = new java.util.ArrayList<>(KernelPairs.panamaVariants());
     all.add(scalar);
     for (VectorKernels k : all) {
@@ -226,10 +229,10 @@ class VectorKernelsEquivalenceTest {
         for (int s : new int[] {1, 3, 4, 5, 8, 10, 12, 13, 26}) {
           byte[] q = codes(3 * d + 1, d * 23L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 11L + s, 1.0);
-          checkPairAndSingleBits(k.describe() + " int8", d, s, new QueryScores() {
+          checkBlockAndSingleBits(k.describe() + " int8", d, s, new QueryScores() {
             @Override
-            public void pair(int off1, int off2, float[] out) {
-              k.dotScoresPair(q, off1, off2, p, s, d, out);
+            public void at(int[] offsets, int n, float[] out) {
+              k.dotScoresAt(q, offsets, n, p, s, d, out);
             }
 
             @Override
