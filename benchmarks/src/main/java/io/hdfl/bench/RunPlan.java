@@ -48,6 +48,8 @@ record RunPlan(List<String> benchmarks, Map<String, List<String>> params) {
     plans.add(new RunPlan(List.of(
         name(CosBenchmark.class, "cosVector"),
         name(SimilarityBenchmark.class, "similarityScalar"), name(SimilarityBenchmark.class, "similarityVector"),
+        name(CodeSimilarityBenchmark.class, "codeSimilarityScalar"),
+        name(CodeSimilarityBenchmark.class, "codeSimilarityVector"),
         name(AxpyBenchmark.class, "axpyScalar"), name(AxpyBenchmark.class, "axpyVector")), Map.of()));
 
     List<RunPlan> filtered = new ArrayList<>();

@@ -23,6 +23,7 @@ record WorkPerOp(double amount, String unit) {
       case "EncodeBenchmark":
         return new WorkPerOp(Shape.parse(params.get("shape")).gemmFlops(), FLOP);
       case "SimilarityBenchmark":
+      case "CodeSimilarityBenchmark":
         return new WorkPerOp(2.0 * num(params, "queries") * num(params, "classes") * num(params, "dim"), FLOP);
       case "AxpyBenchmark":
         return new WorkPerOp(2.0 * num(params, "dim"), FLOP);

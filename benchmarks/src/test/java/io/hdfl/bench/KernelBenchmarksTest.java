@@ -61,6 +61,8 @@ class KernelBenchmarksTest {
     assertEquals(2.0 * 512 * 784 * 2000, WorkPerOp.of("ProjectionBenchmark", Map.of("shape", "512x784x2000")).amount());
     assertEquals(2.0 * 1000 * 26 * 10000,
         WorkPerOp.of("SimilarityBenchmark", Map.of("queries", "1000", "classes", "26", "dim", "10000")).amount());
+    assertEquals(2.0 * 1000 * 10 * 2000,
+        WorkPerOp.of("CodeSimilarityBenchmark", Map.of("queries", "1000", "classes", "10", "dim", "2000")).amount());
 
     KernelResult s = result("cosScalar", "scalar", Map.of("cosVariant", "default", "len", "8"), 4e-3);
     KernelResult v = result("cosVector", "vector", Map.of("cosVariant", "intrinsic", "len", "8"), 1e-3);

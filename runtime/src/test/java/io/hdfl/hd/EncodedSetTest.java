@@ -145,9 +145,9 @@ class EncodedSetTest {
       offsets[k] = q.offset(samples[k]);
     }
     float[] at = new float[samples.length * s];
-    float[] batch = new float[3 * s];
+    float[] batch = new float[6 * s];
     q.scoresAt(K, offsets, samples.length, protos, s, at);
-    q.scores(K, 16, 3, protos, s, batch);
+    q.scores(K, 14, 6, protos, s, batch); // a tile of four samples and two alone
     for (int c = 0; c < s; c++) {
       float[] h = q.row(4);
       double exact = 0;
@@ -160,7 +160,10 @@ class EncodedSetTest {
         assertEquals(Float.floatToRawIntBits(q.score(K, samples[k], protos, s, c)),
             Float.floatToRawIntBits(at[k * s + c]), "sample " + samples[k] + " class " + c);
       }
-      assertEquals(Float.floatToRawIntBits(batch[s + c]), Float.floatToRawIntBits(at[s + c]));
+      for (int k = 0; k < 6; k++) {
+        assertEquals(Float.floatToRawIntBits(q.score(K, 14 + k, protos, s, c)),
+            Float.floatToRawIntBits(batch[k * s + c]), "batch sample " + (14 + k) + " class " + c);
+      }
     }
     float[] y = new float[d + 2];
     q.addTo(K, -2f, 7, y, 1);

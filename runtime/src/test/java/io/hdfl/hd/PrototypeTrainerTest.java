@@ -53,8 +53,8 @@ class PrototypeTrainerTest {
   }
 
   @Test
-  void aPassInBlocksIsBitForBitThePassOneSampleAtATime() {
-    // sample counts that end with a block of four and with one, two or three samples, class counts around the
+  void aPassInPairsIsBitForBitThePassOneSampleAtATime() {
+    // odd and even sample counts (an odd one ends with a sample alone), class counts around the
     // kernels' groups of eight and four, both similarities, and passes enough for the JIT to compile
     // float32 and int8 sets alike
     for (VectorKernels k : new VectorKernels[] {K, VectorKernelsProvider.scalar()}) {

@@ -46,39 +46,25 @@ final class PanamaCodeKernels {
     }
   }
 
+  /** Four queries at a time in {@link #quadAt} tiles, the rest one at a time. */
   static void dotScores(byte[] q, int qOff, int nq, float[] p, int s, int d, float[] scores) {
     float[] lanes = PanamaVectorKernels.lanes();
-    for (int k = 0; k < nq; k++) {
+    int k = 0;
+    for (; k + 4 <= nq; k += 4) {
+      int q0 = qOff + k * d;
+      quadAt(q, q0, q0 + d, q0 + 2 * d, q0 + 3 * d, p, s, d, scores, k * s, lanes);
+    }
+    for (; k < nq; k++) {
       one(q, qOff + k * d, p, s, d, scores, k * s, lanes);
     }
   }
 
-  /**
-   * The {@code n} queries at {@code offsets[0..n)}: four at a time in tiles of four queries by four
-   * classes (each class row loaded once for the four, a quarter of the prototype reads of one query at
-   * a time), then a pair, then one. Each score is one accumulator over the dimensions, as in {@link
-   * #dot1}, so it has the bits of the query scored alone.
-   */
+  /** The {@code n} queries at {@code offsets[0..n)}: {@link #quadAt} tiles of four, then a pair, then one. */
   static void dotScoresAt(byte[] q, int[] offsets, int n, float[] p, int s, int d, float[] scores) {
     float[] lanes = PanamaVectorKernels.lanes();
     int k = 0;
     for (; k + 4 <= n; k += 4) {
-      int q0 = offsets[k], q1 = offsets[k + 1], q2 = offsets[k + 2], q3 = offsets[k + 3];
-      int o = k * s;
-      int c = 0;
-      for (; c + 4 <= s; c += 4) {
-        dot4Quad(q, q0, q1, q2, q3, p, c, d, s, scores, o + c, lanes);
-      }
-      for (; c + 2 <= s; c += 2) {
-        dot2Pair(q, q0, q1, p, c * d, d, scores, o + c, o + s + c, lanes);
-        dot2Pair(q, q2, q3, p, c * d, d, scores, o + 2 * s + c, o + 3 * s + c, lanes);
-      }
-      if (c < s) {
-        scores[o + c] = dot1(q, q0, p, c * d, d, lanes);
-        scores[o + s + c] = dot1(q, q1, p, c * d, d, lanes);
-        scores[o + 2 * s + c] = dot1(q, q2, p, c * d, d, lanes);
-        scores[o + 3 * s + c] = dot1(q, q3, p, c * d, d, lanes);
-      }
+      quadAt(q, offsets[k], offsets[k + 1], offsets[k + 2], offsets[k + 3], p, s, d, scores, k * s, lanes);
     }
     if (k + 2 <= n) {
       pairAt(q, offsets[k], offsets[k + 1], p, s, d, scores, k * s, (k + 1) * s, lanes);
@@ -86,6 +72,30 @@ final class PanamaCodeKernels {
     }
     if (k < n) {
       one(q, offsets[k], p, s, d, scores, k * s, lanes);
+    }
+  }
+
+  /**
+   * Four queries in tiles of four queries by four classes (each class row loaded once for the four: a
+   * quarter of the prototype reads of one query at a time), their scores from {@code scores[o]}, one
+   * query after another. Each score is one accumulator over the dimensions, as in {@link #dot1}, so it
+   * has the bits of the query scored alone.
+   */
+  private static void quadAt(byte[] q, int q0, int q1, int q2, int q3, float[] p, int s, int d, float[] scores, int o,
+      float[] lanes) {
+    int c = 0;
+    for (; c + 4 <= s; c += 4) {
+      dot4Quad(q, q0, q1, q2, q3, p, c, d, s, scores, o + c, lanes);
+    }
+    for (; c + 2 <= s; c += 2) {
+      dot2Pair(q, q0, q1, p, c * d, d, scores, o + c, o + s + c, lanes);
+      dot2Pair(q, q2, q3, p, c * d, d, scores, o + 2 * s + c, o + 3 * s + c, lanes);
+    }
+    if (c < s) {
+      scores[o + c] = dot1(q, q0, p, c * d, d, lanes);
+      scores[o + s + c] = dot1(q, q1, p, c * d, d, lanes);
+      scores[o + 2 * s + c] = dot1(q, q2, p, c * d, d, lanes);
+      scores[o + 3 * s + c] = dot1(q, q3, p, c * d, d, lanes);
     }
   }
 

@@ -187,13 +187,17 @@ class VectorKernelsEquivalenceTest {
     for (VectorKernels k : all) {
       for (int d : KernelPairs.AWKWARD_SIZES) {
         for (int s : new int[] {1, 3, 4, 5, 8, 10, 13, 26}) {
-          int nq = d >= 1021 ? 2 : 3;
+          int nq = d >= 1021 ? 5 : 6; // a tile of four queries and the rest alone
           byte[] q = codes(nq * d + 2, d * 37L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 19L + s, 1.0);
           float[] got = new float[nq * s];
           k.dotScores(q, 2, nq, p, s, d, got);
           for (int j = 0; j < nq; j++) {
+            float[] alone = new float[s];
+            k.dotScores(q, 2 + j * d, 1, p, s, d, alone);
             for (int c = 0; c < s; c++) {
+              assertEquals(Float.floatToRawIntBits(alone[c]), Float.floatToRawIntBits(got[j * s + c]),
+                  k.describe() + " batch against alone, d=" + d + " s=" + s + " query " + j + " c=" + c);
               double exact = 0;
               for (int i = 0; i < d; i++) {
                 exact += (double) q[2 + j * d + i] * p[c * d + i];
