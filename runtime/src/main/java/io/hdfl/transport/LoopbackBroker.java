@@ -37,6 +37,13 @@ public final class LoopbackBroker {
   private final Object lock = new Object();
   private final Map<String, LoopbackTransport> clients = new LinkedHashMap<>();
   private final Map<String, byte[]> retained = new HashMap<>();
+  /**
+   * Every subscription, by its filter's literal prefix ({@link TopicFilter#literalPrefix}: whole
+   * levels, empty for a filter that starts with a wildcard). A topic can only be matched by filters
+   * whose literal prefix is one of its own level prefixes, so a publish looks up a handful of keys
+   * instead of testing every subscription of every client (a simulation has hundreds).
+   */
+  private final Map<String, List<LoopbackTransport.Subscription>> byPrefix = new HashMap<>();
 
   /** Connects a client without a last will. */
   public LoopbackTransport connect(String clientId) {
@@ -94,11 +101,80 @@ public final class LoopbackBroker {
         retained.put(topic, payload.clone());
       }
     }
-    for (LoopbackTransport client : clients.values()) {
-      List<LoopbackTransport.Subscription> matching = client.matchingLocked(topic);
-      if (!matching.isEmpty() && client.enqueueLocked(topic, payload, false, matching)) {
+    List<LoopbackTransport.Subscription> hits = matchingLocked(topic);
+    // one delivery per client, with its matching subscriptions in its own order
+    for (int i = 0; i < hits.size(); i++) {
+      LoopbackTransport.Subscription first = hits.get(i);
+      if (first == null) {
+        continue;
+      }
+      LoopbackTransport client = first.owner();
+      List<LoopbackTransport.Subscription> mine = new ArrayList<>(1);
+      mine.add(first);
+      for (int j = i + 1; j < hits.size(); j++) {
+        LoopbackTransport.Subscription other = hits.get(j);
+        if (other != null && other.owner() == client) {
+          mine.add(other);
+          hits.set(j, null);
+        }
+      }
+      if (mine.size() > 1) {
+        mine.sort(java.util.Comparator.comparingInt(LoopbackTransport.Subscription::rank));
+      }
+      if (client.enqueueLocked(topic, payload, false, mine)) {
         toWake.add(client);
       }
+    }
+  }
+
+  /** The subscriptions matching {@code topic}: those indexed under each of its level prefixes. */
+  private List<LoopbackTransport.Subscription> matchingLocked(String topic) {
+    List<LoopbackTransport.Subscription> out = new ArrayList<>(2);
+    collect(byPrefix.get(""), topic, out);
+    for (int end = topic.indexOf('/'); ; end = topic.indexOf('/', end + 1)) {
+      int len = end < 0 ? topic.length() : end;
+      if (len > 0) { // a leading "/" gives the empty prefix, looked up already
+        collect(byPrefix.get(topic.substring(0, len)), topic, out);
+      }
+      if (end < 0) {
+        return out;
+      }
+    }
+  }
+
+  private static void collect(List<LoopbackTransport.Subscription> candidates, String topic,
+      List<LoopbackTransport.Subscription> out) {
+    if (candidates == null) {
+      return;
+    }
+    for (LoopbackTransport.Subscription s : candidates) {
+      if (s.matches(topic)) {
+        out.add(s);
+      }
+    }
+  }
+
+  private void indexLocked(LoopbackTransport.Subscription sub) {
+    byPrefix.computeIfAbsent(sub.literalPrefix(), k -> new ArrayList<>(1)).add(sub);
+  }
+
+  /** Takes {@code sub} out of the index (a no-op for null or a subscription not in it). */
+  void unindexLocked(LoopbackTransport.Subscription sub) {
+    if (sub == null) {
+      return;
+    }
+    List<LoopbackTransport.Subscription> list = byPrefix.get(sub.literalPrefix());
+    if (list == null) {
+      return;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == sub) {
+        list.remove(i);
+        break;
+      }
+    }
+    if (list.isEmpty()) {
+      byPrefix.remove(sub.literalPrefix());
     }
   }
 
@@ -113,7 +189,11 @@ public final class LoopbackBroker {
   void subscribe(LoopbackTransport client, LoopbackTransport.Subscription sub) {
     boolean queued = false;
     synchronized (lock) {
-      client.putSubscriptionLocked(sub);
+      if (!client.isConnected()) {
+        return; // closed meanwhile: nothing to register or deliver
+      }
+      unindexLocked(client.putSubscriptionLocked(sub));
+      indexLocked(sub);
       List<LoopbackTransport.Subscription> only = List.of(sub);
       List<Map.Entry<String, byte[]>> hits = new ArrayList<>();
       for (Map.Entry<String, byte[]> e : retained.entrySet()) {
@@ -133,7 +213,7 @@ public final class LoopbackBroker {
 
   void unsubscribe(LoopbackTransport client, String filter) {
     synchronized (lock) {
-      client.removeSubscriptionLocked(filter);
+      unindexLocked(client.removeSubscriptionLocked(filter));
     }
   }
 

@@ -18,17 +18,39 @@ public final class LoopbackTransport implements Transport {
     private final String literalPrefix;
     private final boolean exact;
     private final MessageHandler handler;
+    private final LoopbackTransport owner;
+    /** Its place among the owner's subscriptions (a replacement takes the place of the one it replaces). */
+    private int rank;
     private volatile boolean active = true;
 
-    Subscription(String filter, MessageHandler handler) {
+    Subscription(String filter, MessageHandler handler, LoopbackTransport owner) {
       this.filter = filter;
       this.literalPrefix = TopicFilter.literalPrefix(filter);
       this.exact = literalPrefix.equals(filter);
       this.handler = handler;
+      this.owner = owner;
     }
 
     String filter() {
       return filter;
+    }
+
+    /** The filter's levels before its first wildcard ({@link TopicFilter#literalPrefix}): the broker's index key. */
+    String literalPrefix() {
+      return literalPrefix;
+    }
+
+    LoopbackTransport owner() {
+      return owner;
+    }
+
+    int rank() {
+      return rank;
+    }
+
+    /** Whether it matches {@code topic}, a topic that starts with its literal prefix. */
+    boolean matches(String topic) {
+      return exact ? topic.length() == filter.length() : TopicFilter.matches(filter, topic);
     }
   }
 
@@ -37,6 +59,8 @@ public final class LoopbackTransport implements Transport {
   private final LastWill will;
   /** Guarded by the broker's lock. */
   private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
+  /** Guarded by the broker's lock. */
+  private int nextRank;
   private final DeliveryQueue delivery;
   private volatile boolean connected = true;
   private final AtomicLong messagesSent = new AtomicLong();
@@ -60,7 +84,7 @@ public final class LoopbackTransport implements Transport {
   public void subscribe(String topicFilter, int qos, MessageHandler handler) throws TransportException {
     TopicFilter.checkSubscription(topicFilter, qos, handler);
     checkConnected();
-    broker.subscribe(this, new Subscription(topicFilter, handler));
+    broker.subscribe(this, new Subscription(topicFilter, handler, this));
   }
 
   @Override
@@ -114,6 +138,7 @@ public final class LoopbackTransport implements Transport {
       connected = false;
       for (Subscription s : subscriptions.values()) {
         s.active = false;
+        broker.unindexLocked(s);
       }
       subscriptions.clear();
       toWake = broker.disconnectLocked(this, willToPublish);
@@ -130,35 +155,25 @@ public final class LoopbackTransport implements Transport {
 
   // --- called by the broker under its lock ---
 
-  void putSubscriptionLocked(Subscription sub) {
+  /** Adds or replaces the subscription of {@code sub}'s filter; returns the one replaced, or null. */
+  Subscription putSubscriptionLocked(Subscription sub) {
     Subscription old = subscriptions.put(sub.filter, sub);
     if (old != null) {
       old.active = false;
+      sub.rank = old.rank;
+    } else {
+      sub.rank = nextRank++;
     }
+    return old;
   }
 
-  void removeSubscriptionLocked(String filter) {
+  /** Removes the subscription of {@code filter}; returns it, or null if there was none. */
+  Subscription removeSubscriptionLocked(String filter) {
     Subscription old = subscriptions.remove(filter);
     if (old != null) {
       old.active = false;
     }
-  }
-
-  List<Subscription> matchingLocked(String topic) {
-    if (!connected || subscriptions.isEmpty()) {
-      return List.of();
-    }
-    List<Subscription> out = new ArrayList<>(1);
-    for (Subscription s : subscriptions.values()) {
-      // every publish is matched against every client's subscriptions: rule most out by prefix
-      if (!topic.startsWith(s.literalPrefix)) {
-        continue;
-      }
-      if (s.exact ? topic.length() == s.filter.length() : TopicFilter.matches(s.filter, topic)) {
-        out.add(s);
-      }
-    }
-    return out;
+    return old;
   }
 
   /**
