@@ -9,7 +9,8 @@ import java.util.Arrays;
  * #recomputeNorms()} marks the norms out of date and they are recomputed when next asked for: a ring
  * peer adds noise after its last retraining pass and hands the model on without scoring with it
  * again, so neither of those two recomputations (each a sequential double sum over S × D values) is
- * ever made. Not for concurrent use: even asking for a norm may compute it.
+ * ever made. Reading a model from several threads at once is safe (a norm computed twice has the
+ * same bits); changing it is not.
  */
 public final class ClassPrototypes {
   private final int classes;
@@ -18,7 +19,8 @@ public final class ClassPrototypes {
   private final double[] normSq;
   /** {@code Math.sqrt(normSq[c])}, kept with it (cosine scoring divides by it once per sample and class). */
   private final double[] norm;
-  private boolean normsStale;
+  /** Written after the norms it guards, so a thread that reads it false sees them. */
+  private volatile boolean normsStale;
 
   /** All-zero prototypes. */
   public ClassPrototypes(int classes, int dim) {

@@ -74,13 +74,18 @@ public final class PrototypeTrainer {
    * pass is bit for bit the one-sample-at-a-time perceptron.
    */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
+    return epoch(model, set, order, BLOCK);
+  }
+
+  /** {@link #epoch(ClassPrototypes, EncodedSet, int[])} in blocks of {@code block} samples (tests try others). */
+  int epoch(ClassPrototypes model, EncodedSet set, int[] order, int block) {
     int s = model.classes();
     float[] protos = model.vectors();
-    float[] scores = new float[BLOCK * s];
-    int[] offsets = new int[BLOCK];
+    float[] scores = new float[block * s];
+    int[] offsets = new int[block];
     int mistakes = 0;
-    for (int k = 0; k < order.length; k += BLOCK) {
-      int n = Math.min(BLOCK, order.length - k);
+    for (int k = 0; k < order.length; k += block) {
+      int n = Math.min(block, order.length - k);
       for (int j = 0; j < n; j++) {
         offsets[j] = set.offset(order[k + j]);
       }

@@ -235,4 +235,15 @@ public final class LoopbackBroker {
   Object lock() {
     return lock;
   }
+
+  /** How many subscriptions the index holds now (every connected client's, no more: tests check it). */
+  int indexedSubscriptions() {
+    synchronized (lock) {
+      int n = 0;
+      for (List<LoopbackTransport.Subscription> list : byPrefix.values()) {
+        n += list.size();
+      }
+      return n;
+    }
+  }
 }

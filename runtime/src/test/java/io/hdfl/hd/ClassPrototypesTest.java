@@ -42,6 +42,10 @@ class ClassPrototypesTest {
     int s = 5;
     int d = 37;
     ClassPrototypes p = ClassPrototypes.copyOf(s, d, gaussian(s * d, 1));
+    float[] copied = p.toArray();
+    for (int c = s - 1; c >= 0; c--) { // the square roots asked for first: they compute the norms too
+      assertEquals(Math.sqrt(sumOfSquares(copied, c, d)), p.norm(c), 0.0, "copied: norm of " + c);
+    }
     assertNorms(p, "copied");
 
     // a direct change is seen once it is declared, even by a class updated before any norm is read
@@ -69,7 +73,11 @@ class ClassPrototypesTest {
     p.recomputeNorms();
     p.addKnowing(3, -1f, set, 1, dot, K);
     float[] after = p.toArray();
-    assertEquals(sumOfSquares(after, 3, d), p.normSq(3), 1e-6 * sumOfSquares(after, 3, d), "the O(1) update: float rounding of the stored row");
+    // the O(1) update from the norm recomputed before it (not from a stale one), to the bit
+    double expected = Math.max(0.0, sumOfSquares(before, 3, d) + 2.0 * -1f * dot + set.squaredNorm(1));
+    assertEquals(expected, p.normSq(3), 0.0, "the O(1) update");
+    assertEquals(sumOfSquares(after, 3, d), p.normSq(3), 1e-6 * sumOfSquares(after, 3, d),
+        "and within float rounding of the stored row's sum");
     assertEquals(Math.sqrt(p.normSq(3)), p.norm(3), 0.0);
     for (int c : new int[] {0, 1, 2, 4}) {
       assertEquals(sumOfSquares(after, c, d), p.normSq(c), 0.0, "untouched class " + c);

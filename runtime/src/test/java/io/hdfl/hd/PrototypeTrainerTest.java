@@ -53,8 +53,8 @@ class PrototypeTrainerTest {
   }
 
   @Test
-  void aPassInPairsIsBitForBitThePassOneSampleAtATime() {
-    // odd and even sample counts (an odd one ends with a sample alone), class counts around the
+  void aPassInBlocksIsBitForBitThePassOneSampleAtATime() {
+    // sample counts that leave every remainder of a block, class counts around the
     // kernels' groups of eight and four, both similarities, and passes enough for the JIT to compile
     // float32 and int8 sets alike
     for (VectorKernels k : new VectorKernels[] {K, VectorKernelsProvider.scalar()}) {
@@ -78,6 +78,9 @@ class PrototypeTrainerTest {
             start[j] = (float) r.nextGaussian();
           }
           ClassPrototypes paired = ClassPrototypes.copyOf(s, d, start);
+          // blocks of three and four too: more than one later sample rescored after a mistake
+          ClassPrototypes threes = ClassPrototypes.copyOf(s, d, start);
+          ClassPrototypes fours = ClassPrototypes.copyOf(s, d, start);
           ClassPrototypes single = ClassPrototypes.copyOf(s, d, start);
           PrototypeTrainer trainer = new PrototypeTrainer(k, sim);
           int[] order = new int[n];
@@ -94,10 +97,15 @@ class PrototypeTrainerTest {
             }
             int mistakes = trainer.epoch(paired, set, order);
             assertEquals(oneAtATime(k, sim, single, set, order), mistakes, "pass " + pass);
+            assertEquals(mistakes, trainer.epoch(threes, set, order, 3), "blocks of 3, pass " + pass);
+            assertEquals(mistakes, trainer.epoch(fours, set, order, 4), "blocks of 4, pass " + pass);
             String at = k.describe() + " " + sim + (quantized ? " int8" : "") + " n=" + n + " s=" + s + " d=" + d + " pass " + pass;
             assertArrayEquals(single.toArray(), paired.toArray(), at);
+            assertArrayEquals(single.toArray(), threes.toArray(), "blocks of 3, " + at);
+            assertArrayEquals(single.toArray(), fours.toArray(), "blocks of 4, " + at);
             for (int c = 0; c < s; c++) {
               assertEquals(single.normSq(c), paired.normSq(c), 0.0, at + " norm of " + c);
+              assertEquals(single.normSq(c), fours.normSq(c), 0.0, "blocks of 4, " + at + " norm of " + c);
             }
             updates += mistakes;
           }

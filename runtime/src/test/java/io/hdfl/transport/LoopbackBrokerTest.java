@@ -59,6 +59,7 @@ class LoopbackBrokerTest {
       model.add(new LinkedHashMap<>());
     }
     List<Inbox> all = new ArrayList<>();
+    long[] received = new long[clients];
     int published = 0;
     int deliveries = 0;
     for (int op = 0; op < 600; op++) {
@@ -80,21 +81,33 @@ class LoopbackBrokerTest {
         }
         transports.set(c, broker.connect("c" + c)); // a takeover closes the old one
         model.get(c).clear();
+        received[c] = 0;
       } else {
         String topic = randomTopic(r);
         String payload = "m" + published++;
         transports.get(r.nextInt(clients)).publish(topic, Inbox.utf8(payload), 1, false);
-        for (Map<String, Inbox> subs : model) {
-          for (Map.Entry<String, Inbox> e : subs.entrySet()) {
+        for (int to = 0; to < clients; to++) {
+          boolean matched = false;
+          for (Map.Entry<String, Inbox> e : model.get(to).entrySet()) {
             if (TopicFilter.matches(e.getKey(), topic)) {
               Inbox.Message m = e.getValue().next(5000);
               assertEquals(payload, m.text(), "filter " + e.getKey() + " on topic " + topic);
               assertEquals(topic, m.topic());
               deliveries++;
+              matched = true;
             }
           }
+          if (matched) {
+            received[to]++; // one delivery per client, however many of its filters match
+          }
+          assertEquals(received[to], transports.get(to).stats().messagesReceived(), "messages received by c" + to);
         }
       }
+      int subscriptions = 0;
+      for (Map<String, Inbox> subs : model) {
+        subscriptions += subs.size();
+      }
+      assertEquals(subscriptions, broker.indexedSubscriptions(), "the index holds the live subscriptions only, op " + op);
     }
     for (Inbox inbox : all) {
       inbox.assertEmpty(inbox == all.get(all.size() - 1) ? 200 : 0);

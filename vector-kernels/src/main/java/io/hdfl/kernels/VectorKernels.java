@@ -83,7 +83,8 @@ public interface VectorKernels {
    * The {@code n} queries at {@code offsets[0..n)}, anywhere in {@code queries}: {@code scores[k*s + c]}
    * for the one at {@code offsets[k]}, each bit for bit what {@link #dotScores(float[], int, int,
    * float[], int, int, float[])} gives for that query alone (a perceptron pass scores a block of its
-   * shuffled samples at once, reading the prototypes once for the block).
+   * shuffled samples at once; the Panama kernels share each prototype read between two float32
+   * queries or four int8 ones).
    */
   void dotScoresAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores);
 
