@@ -2,6 +2,7 @@ package io.hdfl.device;
 
 import io.hdfl.federation.FederationException;
 import io.hdfl.federation.Topics;
+import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
@@ -21,13 +22,27 @@ final class PeerAnnouncements {
   static final String ONLINE = "online";
   static final String OFFLINE = "offline";
 
+  /**
+   * How long {@link #awaitAll} waits before it subscribes to the announcements again, so that the
+   * broker sends the retained ones once more (MQTT 3.1.1 §3.8.4: a repeated SUBSCRIBE re-sends them).
+   * The embedded Moquette has been seen to lose a retained announcement that arrived while another
+   * peer was subscribing: the publisher had its PUBACK, the subscriber never got the message, and the
+   * ring's first peer waited out its start timeout (a `PeerCommandTest` run in CI).
+   */
+  static final Duration RESUBSCRIBE_EVERY = Duration.ofSeconds(3);
+
   private final Set<String> online = ConcurrentHashMap.newKeySet();
   private final CopyOnWriteArrayList<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+  private Transport transport;
+  private String filter;
+  private MessageHandler handler;
 
   /** Subscribes to every announcement of the federation. */
   static PeerAnnouncements follow(Transport t, Topics topics) throws TransportException {
     PeerAnnouncements a = new PeerAnnouncements();
-    t.subscribe(topics.peers(), 1, (topic, payload, retained) -> {
+    a.transport = t;
+    a.filter = topics.peers();
+    a.handler = (topic, payload, retained) -> {
       String id = topics.announcedPeer(topic);
       if (id == null) {
         return;
@@ -43,7 +58,8 @@ final class PeerAnnouncements {
       } else {
         a.online.remove(id);
       }
-    });
+    };
+    t.subscribe(a.filter, 1, a.handler);
     return a;
   }
 
@@ -59,17 +75,37 @@ final class PeerAnnouncements {
    */
   void awaitAll(Set<String> ids, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    synchronized (this) {
-      while (!online.containsAll(ids)) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          Set<String> missing = new TreeSet<>(ids);
-          missing.removeAll(online);
-          throw new FederationException("peers " + missing + " did not come online within " + timeout.toSeconds()
-              + " s ('start.timeout.seconds')");
+    while (true) {
+      long resubscribeAt = System.nanoTime() + RESUBSCRIBE_EVERY.toNanos();
+      synchronized (this) {
+        while (!online.containsAll(ids)) {
+          long now = System.nanoTime();
+          long left = deadline - now;
+          if (left <= 0) {
+            Set<String> missing = new TreeSet<>(ids);
+            missing.removeAll(online);
+            throw new FederationException("peers " + missing + " did not come online within " + timeout.toSeconds()
+                + " s ('start.timeout.seconds')");
+          }
+          if (now >= resubscribeAt) {
+            break;
+          }
+          wait(Math.max(1, Math.min(left, resubscribeAt - now) / 1_000_000));
         }
-        wait(Math.max(1, left / 1_000_000));
+        if (online.containsAll(ids)) {
+          return;
+        }
       }
+      resubscribe(); // outside the lock: the handler takes it to notify
+    }
+  }
+
+  /** Subscribes again, for the broker to send the retained announcements again; a failure waits for the next try. */
+  private void resubscribe() {
+    try {
+      transport.subscribe(filter, 1, handler);
+    } catch (TransportException | RuntimeException e) {
+      // disconnected: the transport subscribes again itself once it is back
     }
   }
 }
