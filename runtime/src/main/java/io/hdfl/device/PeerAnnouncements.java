@@ -2,7 +2,6 @@ package io.hdfl.device;
 
 import io.hdfl.federation.FederationException;
 import io.hdfl.federation.Topics;
-import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
@@ -33,34 +32,37 @@ final class PeerAnnouncements {
 
   private final Set<String> online = ConcurrentHashMap.newKeySet();
   private final CopyOnWriteArrayList<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
-  private Transport transport;
-  private String filter;
-  private MessageHandler handler;
+  private final Transport transport;
+  private final Topics topics;
+
+  private PeerAnnouncements(Transport transport, Topics topics) {
+    this.transport = transport;
+    this.topics = topics;
+  }
 
   /** Subscribes to every announcement of the federation. */
   static PeerAnnouncements follow(Transport t, Topics topics) throws TransportException {
-    PeerAnnouncements a = new PeerAnnouncements();
-    a.transport = t;
-    a.filter = topics.peers();
-    a.handler = (topic, payload, retained) -> {
-      String id = topics.announcedPeer(topic);
-      if (id == null) {
-        return;
-      }
-      if (ONLINE.equals(new String(payload, StandardCharsets.UTF_8))) {
-        a.online.add(id);
-        synchronized (a) {
-          a.notifyAll();
-        }
-        for (Consumer<String> l : a.listeners) {
-          l.accept(id);
-        }
-      } else {
-        a.online.remove(id);
-      }
-    };
-    t.subscribe(a.filter, 1, a.handler);
+    PeerAnnouncements a = new PeerAnnouncements(t, topics);
+    t.subscribe(topics.peers(), 1, a::onAnnouncement);
     return a;
+  }
+
+  private void onAnnouncement(String topic, byte[] payload, boolean retained) {
+    String id = topics.announcedPeer(topic);
+    if (id == null) {
+      return;
+    }
+    if (ONLINE.equals(new String(payload, StandardCharsets.UTF_8))) {
+      online.add(id);
+      synchronized (this) {
+        notifyAll();
+      }
+      for (Consumer<String> l : listeners) {
+        l.accept(id);
+      }
+    } else {
+      online.remove(id);
+    }
   }
 
   /** Calls {@code listener} with the id of each peer that announces itself online from now on. */
@@ -103,7 +105,7 @@ final class PeerAnnouncements {
   /** Subscribes again, for the broker to send the retained announcements again; a failure waits for the next try. */
   private void resubscribe() {
     try {
-      transport.subscribe(filter, 1, handler);
+      transport.subscribe(topics.peers(), 1, this::onAnnouncement);
     } catch (TransportException | RuntimeException e) {
       // disconnected: the transport subscribes again itself once it is back
     }

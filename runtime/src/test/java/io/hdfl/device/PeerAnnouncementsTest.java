@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.federation.FederationException;
+import io.hdfl.federation.ForwardingTransport;
 import io.hdfl.federation.Topics;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
-import io.hdfl.transport.TransportStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
@@ -22,12 +22,7 @@ class PeerAnnouncementsTest {
   /** A transport whose subscriptions never see the first {@code lost} messages on {@code topic}. */
   private static Transport losingFirst(Transport inner, String topic, int lost) {
     AtomicInteger dropped = new AtomicInteger();
-    return new Transport() {
-      @Override
-      public String clientId() {
-        return inner.clientId();
-      }
-
+    return new ForwardingTransport(inner) {
       @Override
       public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
         inner.subscribe(filter, qos, (t, payload, retained) -> {
@@ -36,31 +31,6 @@ class PeerAnnouncementsTest {
           }
           handler.onMessage(t, payload, retained);
         });
-      }
-
-      @Override
-      public void unsubscribe(String filter) throws TransportException {
-        inner.unsubscribe(filter);
-      }
-
-      @Override
-      public void publish(String t, byte[] payload, int qos, boolean retained) throws TransportException {
-        inner.publish(t, payload, qos, retained);
-      }
-
-      @Override
-      public TransportStats stats() {
-        return inner.stats();
-      }
-
-      @Override
-      public boolean isConnected() {
-        return inner.isConnected();
-      }
-
-      @Override
-      public void close() {
-        inner.close();
       }
     };
   }

@@ -6,10 +6,10 @@ import io.hdfl.transport.TransportException;
 import io.hdfl.transport.TransportStats;
 
 /** Fault injection base: forwards everything to a real transport; subclasses bend one operation. */
-abstract class ForwardingTransport implements Transport {
-  final Transport inner;
+public abstract class ForwardingTransport implements Transport {
+  protected final Transport inner;
 
-  ForwardingTransport(Transport inner) {
+  protected ForwardingTransport(Transport inner) {
     this.inner = inner;
   }
 
