@@ -206,7 +206,7 @@ public final class DevicePeer {
           }
           peer.start();
           peers.onOnline(peer::peerOnline);
-          announce(transport, topics, cfg);
+          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
           if (cfg.ringOrder().get(0).equals(cfg.peerId()) && !resumed) {
             peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout());
             log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
@@ -230,7 +230,7 @@ public final class DevicePeer {
           }
           client.start();
           peers.onOnline(client::peerOnline);
-          announce(transport, topics, cfg);
+          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
           failure = client.failure();
           break;
         }
@@ -248,7 +248,7 @@ public final class DevicePeer {
             }
           }
           agg.start();
-          announce(transport, topics, cfg); // clients re-send the updates of the round in progress
+          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout()); // clients re-send the updates of the round in progress
           failure = agg.failure();
         }
       }
@@ -419,28 +419,6 @@ public final class DevicePeer {
     return MqttTransport.connect(b.build());
   }
 
-  /**
-   * Announces this peer online (retained). Called once its role has subscribed to everything it
-   * receives, so that whatever a peer sends it on seeing the announcement arrives.
-   */
-  private static void announce(Transport t, Topics topics, PeerConfig cfg) throws Exception {
-    // a broker may drop a fresh connection (the embedded Moquette does when a SUBSCRIBE races the
-    // CONNECT under load): wait for the reconnect, within the start timeout
-    long deadline = System.nanoTime() + cfg.startTimeout().toNanos();
-    while (true) {
-      try {
-        t.publish(topics.peer(cfg.peerId()), ONLINE.getBytes(StandardCharsets.UTF_8), 1, true);
-        return;
-      } catch (io.hdfl.transport.TransportException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        do {
-          Thread.sleep(50);
-        } while (!t.isConnected() && System.nanoTime() < deadline);
-      }
-    }
-  }
 
   /**
    * Whether this start resumes a run in progress (its checkpoints are kept and its ledger continued)

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
  * a restart, which is when a model or update in flight to it must be sent again.
  */
 final class PeerAnnouncements {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.device");
   static final String ONLINE = "online";
   static final String OFFLINE = "offline";
 
@@ -38,6 +39,47 @@ final class PeerAnnouncements {
   private PeerAnnouncements(Transport transport, Topics topics) {
     this.transport = transport;
     this.topics = topics;
+  }
+
+  /**
+   * Announces {@code peerId} online (retained), and again each time its transport reconnects: a lost
+   * connection made the broker publish the peer's "offline" last will, which would otherwise stay the
+   * retained word on the peer while it runs (and a ring's first peer, restarting, would wait for it in
+   * vain). Called once the peer's role has subscribed to everything it receives, so that whatever a
+   * peer sends it on seeing the announcement arrives; the transport re-announces only after it has
+   * subscribed again.
+   *
+   * @param startTimeout how long to retry the first announcement while a fresh connection is dropped
+   *     (the embedded Moquette drops one when a SUBSCRIBE races the CONNECT under load)
+   */
+  static void announce(Transport t, Topics topics, String peerId, Duration startTimeout)
+      throws TransportException, InterruptedException {
+    String topic = topics.peer(peerId);
+    byte[] online = ONLINE.getBytes(StandardCharsets.UTF_8);
+    long deadline = System.nanoTime() + startTimeout.toNanos();
+    while (true) {
+      try {
+        t.publish(topic, online, 1, true);
+        break;
+      } catch (TransportException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        do {
+          Thread.sleep(50);
+        } while (!t.isConnected() && System.nanoTime() < deadline);
+      }
+    }
+    t.onReconnected(() -> {
+      try {
+        t.publish(topic, online, 1, true);
+        LOG.log(System.Logger.Level.INFO, "peer " + peerId + ": reconnected; announced online again");
+      } catch (TransportException e) {
+        // lost again meanwhile: the next reconnect announces it
+        LOG.log(System.Logger.Level.WARNING, "peer " + peerId + ": could not announce itself online again after a"
+            + " reconnect (" + e.getMessage() + "); trying at the next one");
+      }
+    });
   }
 
   /** Subscribes to every announcement of the federation. */

@@ -110,6 +110,8 @@ public final class MqttTransport implements Transport {
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong messagesReceived = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
+  private final java.util.concurrent.CopyOnWriteArrayList<Runnable> reconnectListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private MqttTransport(MqttSettings settings, MqttConnectOptions options, MqttAsyncClient client,
       Supplier<Socket> currentSocket) {
@@ -657,6 +659,35 @@ public final class MqttTransport implements Transport {
 
 
   @Override
+  public void onReconnected(Runnable listener) {
+    reconnectListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Runs the reconnect listeners on a thread of their own: Paho's callback thread, where the
+   * connection is restored, must not wait for the PUBACK of a listener's publish.
+   */
+  private void reconnected() {
+    if (reconnectListeners.isEmpty() || closed) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      for (Runnable l : reconnectListeners) {
+        if (closed) {
+          return;
+        }
+        try {
+          l.run();
+        } catch (RuntimeException e) {
+          LOG.log(System.Logger.Level.WARNING, "a reconnect listener of " + settings.clientId() + " threw", e);
+        }
+      }
+    }, "hdfl-mqtt-reconnected-" + settings.clientId());
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Override
   public long connectionLosses() {
     return losses.get();
   }
@@ -736,6 +767,7 @@ public final class MqttTransport implements Transport {
     Subscription[] subs = snapshot;
     if (subs.length == 0) {
       restoring = false;
+      reconnected();
       return;
     }
     String[] filters = new String[subs.length];
@@ -750,6 +782,7 @@ public final class MqttTransport implements Transport {
         public void onSuccess(IMqttToken token) {
           restoring = false;
           LOG.log(System.Logger.Level.INFO, "restored " + filters.length + " subscription(s) on " + settings.uri());
+          reconnected();
         }
 
         @Override

@@ -37,6 +37,15 @@ public interface Transport extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * Calls {@code listener} each time the connection comes back after a loss, once the subscriptions
+   * are in place again, so that whatever others send on hearing from this client reaches it. It runs
+   * on a thread of its own and may publish. A transport that cannot lose its connection never calls
+   * it. (The broker published this client's last will when the connection was lost: a client that
+   * announced itself with a retained message announces itself again here.)
+   */
+  default void onReconnected(Runnable listener) {}
+
   /** Disconnects cleanly (no last will); idempotent. */
   @Override
   void close();

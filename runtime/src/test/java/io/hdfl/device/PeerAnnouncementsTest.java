@@ -1,18 +1,28 @@
 package io.hdfl.device;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.federation.FederationException;
 import io.hdfl.federation.ForwardingTransport;
 import io.hdfl.federation.Topics;
+import io.hdfl.transport.EmbeddedBroker;
+import io.hdfl.transport.LastWill;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.MessageHandler;
+import io.hdfl.transport.MqttSettings;
+import io.hdfl.transport.MqttTransport;
+import io.hdfl.transport.SeveringProxy;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -64,5 +74,45 @@ class PeerAnnouncementsTest {
         () -> peers.awaitAll(Set.of("press-01", "press-02"), Duration.ofMillis(300)));
     assertTrue(e.getMessage().contains("[press-02] did not come online"), e.getMessage());
     first.close();
+  }
+
+  @Test
+  void aPeerWhoseConnectionDroppedAnnouncesItselfOnlineAgain() throws Exception {
+    Topics topics = new Topics("plant-7");
+    String status = topics.peer("press-01");
+    EmbeddedBroker broker = new EmbeddedBroker().start();
+    try (SeveringProxy network = SeveringProxy.to(broker.port());
+        MqttTransport press = MqttTransport.connect(MqttSettings.builder(network.uri())
+            .maxReconnectDelay(Duration.ofSeconds(1))
+            .will(new LastWill(status, PeerAnnouncements.OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true))
+            .build());
+        MqttTransport watcher = MqttTransport.connect(MqttSettings.builder(broker.uri()).build())) {
+      BlockingQueue<String> said = new LinkedBlockingQueue<>();
+      watcher.subscribe(status, 1, (t, payload, retained) -> said.add(new String(payload, StandardCharsets.UTF_8)));
+      PeerAnnouncements.announce(press, topics, "press-01", Duration.ofSeconds(10));
+      assertEquals(PeerAnnouncements.ONLINE, next(said));
+
+      network.sever(); // a network drop: no DISCONNECT, so the broker publishes the will
+      assertEquals(PeerAnnouncements.OFFLINE, next(said));
+      assertEquals(PeerAnnouncements.ONLINE, next(said), "announced again once reconnected");
+
+      // what a peer starting now reads from the broker: the retained word is "online"
+      BlockingQueue<String> retainedWord = new LinkedBlockingQueue<>();
+      try (MqttTransport late = MqttTransport.connect(MqttSettings.builder(broker.uri()).build())) {
+        // (the payload only: Moquette 0.17 sends a retained message to a new subscription with RETAIN=0)
+        late.subscribe(status, 1, (t, payload, retained) -> retainedWord.add(new String(payload, StandardCharsets.UTF_8)));
+        assertEquals(PeerAnnouncements.ONLINE, next(retainedWord));
+      }
+    } finally {
+      Thread stopper = new Thread(broker::close, "stop-test-broker"); // Moquette's stop takes 2 s
+      stopper.setDaemon(true);
+      stopper.start();
+    }
+  }
+
+  private static String next(BlockingQueue<String> q) throws InterruptedException {
+    String s = q.poll(15, TimeUnit.SECONDS);
+    assertNotNull(s, "nothing within 15 s");
+    return s;
   }
 }

@@ -49,6 +49,11 @@ public abstract class ForwardingTransport implements Transport {
   }
 
   @Override
+  public void onReconnected(Runnable listener) {
+    inner.onReconnected(listener);
+  }
+
+  @Override
   public void close() {
     inner.close();
   }

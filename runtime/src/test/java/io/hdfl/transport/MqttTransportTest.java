@@ -81,6 +81,66 @@ class MqttTransportTest {
   }
 
   @Test
+  void afterANetworkDropTheReconnectListenersRunOnceTheSubscriptionsAreBack() throws Exception {
+    String status = prefix + "peers/press-01";
+    String inbox = prefix + "ring/press-01/in";
+    try (SeveringProxy proxy = SeveringProxy.to(broker.port());
+        MqttTransport watcher = MqttTransport.connect(settings(broker.uri()).build());
+        MqttTransport peer = MqttTransport.connect(settings(proxy.uri())
+            .will(new LastWill(status, utf8("offline"), 1, true)).build())) {
+      Inbox statuses = new Inbox();
+      watcher.subscribe(prefix + "peers/+", 1, (topic, payload, retained) -> {
+        statuses.onMessage(topic, payload, retained);
+        if (new String(payload, java.nio.charset.StandardCharsets.UTF_8).equals("online")) {
+          try { // answered at once, as a ring peer hands a model on to a peer that came back
+            watcher.publish(inbox, utf8("welcome"), 1, false);
+          } catch (TransportException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      });
+      Inbox answers = new Inbox();
+      peer.subscribe(inbox, 1, answers);
+      java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+      peer.onReconnected(() -> {
+        runs.incrementAndGet();
+        try {
+          peer.publish(status, utf8("online"), 1, true);
+        } catch (TransportException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      peer.publish(status, utf8("online"), 1, true);
+      assertEquals("online", statuses.next(5_000).text());
+      assertEquals("welcome", answers.next(5_000).text());
+      assertEquals(1, proxy.connections());
+
+      proxy.sever();
+      assertEquals("offline", statuses.next(10_000).text(), "the broker published the peer's last will");
+      Inbox.Message again = statuses.next(15_000);
+      assertEquals("online", again.text(), "the peer announced itself again after reconnecting");
+      assertEquals(1, peer.connectionLosses());
+      assertEquals("welcome", answers.next(5_000).text(),
+          "the answer to the announcement arrives: the subscriptions were back before it was made");
+      assertEquals(1, runs.get());
+      statuses.assertEmpty(300);
+    }
+  }
+
+  @Test
+  void reconnectListenersAreNotRunOnAFirstConnectNorAfterAClose() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+    try (SeveringProxy proxy = SeveringProxy.to(broker.port())) {
+      MqttTransport peer = MqttTransport.connect(settings(proxy.uri()).build());
+      peer.onReconnected(runs::incrementAndGet);
+      peer.close();
+      proxy.sever();
+      Thread.sleep(2_500); // longer than a reconnect delay
+    }
+    assertEquals(0, runs.get());
+  }
+
+  @Test
   void aReconnectThatHangsIsGivenUpAndMadeAgainWithANewClient() throws Exception {
     // A server on the broker's port that accepts and then never answers: Paho's automatic reconnect
     // waits for its CONNACK for ever (as it waits for ever when its sender thread fails to start).
