@@ -2,6 +2,9 @@ package io.hdfl.federation;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,5 +68,84 @@ public record RoundReport(
       throw new UncheckedIOException(e); // cannot happen: the generator writes to memory
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * Reads a report as {@link #toJson} writes it, with Jackson's streaming parser (the recorder reads
+   * one per hop): every double back to the bit, a null energy as NaN, unknown keys skipped, a missing
+   * number as 0 and a missing text as null (as the data binding the recorder used before read them).
+   *
+   * @throws IOException if it is not a JSON object of these keys with values of their types
+   */
+  public static RoundReport fromJson(byte[] json) throws IOException {
+    String peer = null;
+    String energySource = null;
+    int round = 0;
+    long step = 0;
+    long bytesSent = 0;
+    long bytesReceived = 0;
+    long samplesNew = 0;
+    double wall = 0;
+    double cpu = 0;
+    double energy = Double.NaN;
+    double required = 0;
+    double present = 0;
+    double added = 0;
+    try (JsonParser p = JSON.createParser(json)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new JsonParseException(p, "a round report is a JSON object");
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (key) {
+          case "peer" -> peer = text(p, v);
+          case "round" -> round = Math.toIntExact(integer(p, v));
+          case "step" -> step = integer(p, v);
+          case "wall_s" -> wall = number(p, v);
+          case "cpu_s" -> cpu = number(p, v);
+          case "energy_j" -> energy = v == JsonToken.VALUE_NULL ? Double.NaN : number(p, v);
+          case "energy_source" -> energySource = text(p, v);
+          case "bytes_sent" -> bytesSent = integer(p, v);
+          case "bytes_received" -> bytesReceived = integer(p, v);
+          case "samples_new" -> samplesNew = integer(p, v);
+          case "variance_required" -> required = number(p, v);
+          case "variance_present" -> present = number(p, v);
+          case "variance_added" -> added = number(p, v);
+          default -> p.skipChildren();
+        }
+      }
+      if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+        throw new JsonParseException(p, "a round report is one JSON object");
+      }
+    } catch (ArithmeticException e) {
+      throw new IOException("a round number out of range", e);
+    }
+    return new RoundReport(peer, round, step, wall, cpu, energy, energySource, bytesSent, bytesReceived, samplesNew,
+        required, present, added);
+  }
+
+  private static String text(JsonParser p, JsonToken v) throws IOException {
+    if (v == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (v != JsonToken.VALUE_STRING) {
+      throw new JsonParseException(p, "'" + p.currentName() + "' is not a string");
+    }
+    return p.getText();
+  }
+
+  private static long integer(JsonParser p, JsonToken v) throws IOException {
+    if (v != JsonToken.VALUE_NUMBER_INT) {
+      throw new JsonParseException(p, "'" + p.currentName() + "' is not an integer");
+    }
+    return p.getLongValue();
+  }
+
+  private static double number(JsonParser p, JsonToken v) throws IOException {
+    if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) {
+      throw new JsonParseException(p, "'" + p.currentName() + "' is not a number");
+    }
+    return p.getDoubleValue();
   }
 }

@@ -5,7 +5,6 @@ import io.hdfl.security.HopKeys;
 import io.hdfl.security.Roster;
 import io.hdfl.security.SealException;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
@@ -52,10 +51,6 @@ public final class Simulation {
       Map<String, PeerKeys> keys,
       List<RoundReport> reports,
       double wallSeconds) {}
-
-  /** Reads the peers' round reports; doubles by the exact FastDoubleParser bundled with Jackson. */
-  private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-      .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER).build());
 
   /** Threads for connecting and starting participants at most: beyond this many, they come in waves. */
   private static final int MAX_PARALLEL = 512;
@@ -160,7 +155,7 @@ public final class Simulation {
           .expectations();
       recorder.subscribe(topics.allMetrics(), 1, (topic, payload, retained) -> {
         try {
-          reports.add(JSON.readValue(payload, RoundReportJson.class).toReport());
+          reports.add(RoundReport.fromJson(payload));
         } catch (java.io.IOException e) {
           // a malformed report is not the recorder's problem to fix
         }
@@ -481,17 +476,6 @@ public final class Simulation {
         seen = reports.size();
         lastNew = System.nanoTime();
       }
-    }
-  }
-
-  /** Jackson target for round reports read back from the broker. */
-  record RoundReportJson(String peer, int round, long step, double wall_s, double cpu_s, Double energy_j,
-      String energy_source, long bytes_sent, long bytes_received, long samples_new, double variance_required,
-      double variance_present, double variance_added) {
-    RoundReport toReport() {
-      return new RoundReport(peer, round, step, wall_s, cpu_s, energy_j == null ? Double.NaN : energy_j,
-          energy_source, bytes_sent, bytes_received, samples_new, variance_required, variance_present,
-          variance_added);
     }
   }
 }
