@@ -38,25 +38,27 @@ final class LocalUpdate {
   }
 
   /**
-   * Trains {@code model} in place on {@code data} (bundling it first when {@code bundle}), adds noise
-   * for {@code data.size()} new samples (or {@code countedSamples} when given ≥ 0) on top of {@code
-   * before}, and signs the entry chained to {@code prevHash}.
+   * Trains {@code model} in place on {@code data} (bundling it first when {@code bundle}, then the
+   * settings' retraining epochs), adds noise for {@code data.size()} new samples (or {@code
+   * countedSamples} when given ≥ 0) on top of {@code before}, and signs the entry chained to {@code
+   * prevHash}.
    */
   Outcome apply(ClassPrototypes model, EncodedSet data, boolean bundle, long countedSamples, ModelNoiseState before,
       int round, long step, String prevHash, long shuffleSeed) {
-    return apply(model, data, bundle ? data : null, countedSamples, before, round, step, prevHash, shuffleSeed);
+    return apply(model, data, bundle ? data : null, ctx.settings().retrainEpochs(), countedSamples, before, round,
+        step, prevHash, shuffleSeed);
   }
 
   /**
    * As above, bundling {@code toBundle} (null: nothing; e.g. only the windows that arrived since the
-   * previous turn) before retraining on all of {@code data}.
+   * previous turn) before {@code epochs} retraining passes over all of {@code data} (0: bundling only).
    */
-  Outcome apply(ClassPrototypes model, EncodedSet data, EncodedSet toBundle, long countedSamples,
+  Outcome apply(ClassPrototypes model, EncodedSet data, EncodedSet toBundle, int epochs, long countedSamples,
       ModelNoiseState before, int round, long step, String prevHash, long shuffleSeed) {
     if (toBundle != null) {
       trainer.bundle(model, toBundle);
     }
-    trainer.retrain(model, data, ctx.settings().retrainEpochs(), shuffleSeed, null);
+    trainer.retrain(model, data, epochs, shuffleSeed, null);
     long newSamples = countedSamples >= 0 ? countedSamples : data.size();
     NoiseDecision d = policy.decide(before, newSamples);
     NoiseDraw draw = ctx.noise().add(model.vectors(), d.added());

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A PrivateDFL ring peer. It receives the model on its inbox, verifies the envelope, trains (bundling
- * its shard in round 1, retraining on its cached encodings every round), adds the noise its policy
+ * its shard into the class prototypes in round 1, as PrivateDFL does; retraining on its cached
+ * encodings in every later round), adds the noise its policy
  * decides, signs its ledger entry, and hands the model to the next peer, waiting for that peer's
  * application ack; a peer that does not ack in time is skipped (the ring continues, and the accountant
  * stays exact because it counts only updates that happened). A duplicate delivery (same step) is
@@ -363,10 +364,12 @@ public final class RingPeer implements AutoCloseable {
     } else {
       fresh = null;
     }
-    // the first turn this peer really takes bundles its data (round 1, or later for a peer that missed it)
+    // the first turn this peer really takes bundles its data (round 1, or later for a peer that missed it);
+    // round 1 trains (bundles) only, as PrivateDFL does, and every later round retrains
     EncodedSet toBundle = bundled ? fresh : data;
     bundled = true;
-    LocalUpdate.Outcome out = update.apply(model, data, toBundle, -1, before, round, step, prev,
+    int epochs = round == 1 ? 0 : ctx.settings().retrainEpochs();
+    LocalUpdate.Outcome out = update.apply(model, data, toBundle, epochs, -1, before, round, step, prev,
         ctx.settings().seed() * 1_000_003L + step);
     CrashPoints.reached("ring.trained", step);
     List<String> tail = new ArrayList<>(env.ledgerLines());
