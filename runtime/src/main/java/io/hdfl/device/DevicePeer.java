@@ -69,7 +69,6 @@ public final class DevicePeer {
   /** What a finished run left in the state directory. */
   public record Outcome(Path finalModel, Path ledger, int rounds) {}
 
-  static final String ONLINE = PeerAnnouncements.ONLINE;
   static final String OFFLINE = PeerAnnouncements.OFFLINE;
 
   private final PeerConfig config;
@@ -418,7 +417,6 @@ public final class DevicePeer {
     }
     return MqttTransport.connect(b.build());
   }
-
 
   /**
    * Whether this start resumes a run in progress (its checkpoints are kept and its ledger continued)
