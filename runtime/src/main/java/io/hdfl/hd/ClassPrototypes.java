@@ -114,6 +114,15 @@ public final class ClassPrototypes {
   }
 
   /**
+   * The norms of every class, up to date, as this object's own array (the trainer reads them once per
+   * sample instead of class by class): read it, never write it, and read it again after a change.
+   */
+  double[] norms() {
+    freshNorms();
+    return norm;
+  }
+
+  /**
    * Declares the stored values changed: every norm is recomputed from them (in double precision, the
    * same sum as ever) when it is next asked for.
    */

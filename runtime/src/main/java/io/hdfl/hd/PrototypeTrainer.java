@@ -115,10 +115,12 @@ public final class PrototypeTrainer {
   private int learn(ClassPrototypes model, EncodedSet set, int i, float[] scores, int so) {
     int pred = 0;
     double best = Double.NEGATIVE_INFINITY;
-    for (int c = 0; c < model.classes(); c++) {
+    boolean cosine = similarity == Similarity.COSINE;
+    double[] norms = model.norms();
+    for (int c = 0, s = model.classes(); c < s; c++) {
       double score = scores[so + c];
-      if (similarity == Similarity.COSINE) {
-        double norm = model.norm(c);
+      if (cosine) {
+        double norm = norms[c];
         score = norm > 0 ? score / norm : 0.0;
       }
       if (score > best) {
