@@ -8,7 +8,9 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -110,8 +112,7 @@ public final class MqttTransport implements Transport {
   private final AtomicLong bytesSent = new AtomicLong();
   private final AtomicLong messagesReceived = new AtomicLong();
   private final AtomicLong bytesReceived = new AtomicLong();
-  private final java.util.concurrent.CopyOnWriteArrayList<Runnable> reconnectListeners =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
 
   private MqttTransport(MqttSettings settings, MqttConnectOptions options, MqttAsyncClient client,
       Supplier<Socket> currentSocket) {
@@ -660,7 +661,7 @@ public final class MqttTransport implements Transport {
 
   @Override
   public void onReconnected(Runnable listener) {
-    reconnectListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    reconnectListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   /**
