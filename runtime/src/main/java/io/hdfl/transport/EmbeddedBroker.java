@@ -81,6 +81,7 @@ public final class EmbeddedBroker implements Closeable {
     if (server != null) {
       return this;
     }
+    BrokerCompilation.keepOffC2();
     if (port != 0) {
       // a restart retries while the previous listener closes; a fixed port on first start fails fast
       long deadline = System.nanoTime() + (startedBefore ? SAME_PORT_RETRY_MS * 1_000_000 : 0);
