@@ -10,9 +10,9 @@ import javax.management.ObjectName;
  * Keeps the embedded broker's code (Moquette and its Netty) with HotSpot's C1 compiler, out of C2.
  *
  * <p>The broker shares the device's cores with the peers it serves. C2 compiles Netty's deep channel
- * pipelines slowly: in a Fashion-MNIST ring over the embedded broker (K=100, R=30, 2-core VM) C2 spent
- * 4.9 s of its 11.3 s in the federation on Netty and Moquette alone, about one of the two cores for
- * the whole run, while the peers waited for a core. Kept to C1 (which then compiles them fully
+ * pipelines slowly: in a Fashion-MNIST ring over the embedded broker (K=100, R=30, 2-core VM) C2
+ * compiled for 11.3 s during a 12 s federation, 5.3 s of it on Netty and Moquette alone, while the
+ * peers waited for a core. Kept to C1 (which then compiles them fully
  * optimized, without profiling), the run took 9.7-10.8 s instead of 11.1-12.1 s (README, Federation).
  * A broker carrying a few messages a second never needed C2's last factor of speed there.
  *
