@@ -22,7 +22,7 @@ final class PanamaCodeKernels {
    */
   private static final VectorSpecies<Byte> B =
       L >= 8 ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * Byte.SIZE)) : ByteVector.SPECIES_64;
-  private static final int STEP = B.length();
+  static final int STEP = B.length();
   private static final int PARTS = STEP / L;
 
   private PanamaCodeKernels() {}

@@ -16,6 +16,8 @@ public final class VectorKernelsProvider {
   public static final String PROPERTY = "hdfl.kernels";
   /** System property that forces the cos variant of the Panama kernels. */
   public static final String COS_PROPERTY = "hdfl.kernels.cos";
+  /** System property: {@code off} skips {@link KernelPriming} for the chosen Panama kernels. */
+  public static final String PRIMING_PROPERTY = "hdfl.kernels.priming";
   static final String VECTOR_MODULE = "jdk.incubator.vector";
 
   private static final System.Logger LOG = System.getLogger("io.hdfl.kernels");
@@ -27,6 +29,9 @@ public final class VectorKernelsProvider {
 
     static {
       LOG.log(System.Logger.Level.INFO, "hdfl kernels: " + SELECTION.kernels().describe() + " — " + SELECTION.reason());
+      if (SELECTION.kernels() instanceof PanamaVectorKernels && !"off".equals(System.getProperty(PRIMING_PROPERTY))) {
+        KernelPriming.start(SELECTION.kernels());
+      }
     }
   }
 

@@ -1,0 +1,71 @@
+package io.hdfl.kernels;
+
+import java.util.SplittableRandom;
+
+/**
+ * Calls the int8 scoring and update kernels, which a federation calls thousands of times, on one loop
+ * iteration's worth of dimensions a thousand times, once per JVM, so that C2 compiles them from their
+ * normal entry before the real work needs them.
+ *
+ * <p>Called first at real sizes, each of these kernels loops long enough in its first few calls that
+ * HotSpot compiles it on-stack (OSR) before it compiles it normally, and then again on-stack at its
+ * other loop (the parts of a widened code vector, one part on AVX2 and AVX-512 but a loop until C2
+ * folds it). In a Fashion-MNIST ring (D=2000, S=10, 2-core VM) those on-stack compilations cost C2
+ * 0.14-0.31 s each, three to nine times the normal compilation of the same kernel, all during the
+ * federation; and until C2 had compiled them, the recorder's first evaluation ran the Vector API's
+ * Java fallback for 0.55-0.95 s. A call over one iteration counts as a call but adds only one or two
+ * loop back-edges (three on NEON, whose code vectors are widened in two parts), so the normal
+ * compilation's threshold (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes
+ * before the on-stack one (400 back-edges) (README, Federation).
+ *
+ * <p>At the JVM's usual thresholds the calls compile nothing and cost a few milliseconds. They read and
+ * write only their own arrays, so no result depends on whether or when they ran.
+ */
+final class KernelPriming {
+  /**
+   * Calls of each entry point. The thresholds above rise with the length of C2's queue, which is long
+   * while a command starts (120 calls left the 2×8 tile to be compiled during the federation, on-stack
+   * first); the back-edges rise with the calls alike, so more calls never reach the on-stack threshold
+   * first. Once compiled, a call takes well under a microsecond.
+   */
+  static final int CALLS = 1000;
+  /** Classes: every tile of the scoring kernels (eight, four, two and one classes at a time). */
+  static final int CLASSES = 15;
+
+  private KernelPriming() {}
+
+  /** Runs {@link #prime} on a daemon thread of its own and returns that thread. */
+  static Thread start(VectorKernels kernels) {
+    Thread t = new Thread(() -> prime(kernels), "hdfl-kernel-priming");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /** Makes the calls; returns a checksum of the results (so that nothing is optimized away). */
+  static double prime(VectorKernels k) {
+    SplittableRandom rng = new SplittableRandom(7);
+    int d = PanamaCodeKernels.STEP; // one iteration of the kernels' loop over the dimensions, no tail
+    int s = CLASSES;
+    float[] protos = new float[s * d];
+    for (int i = 0; i < protos.length; i++) {
+      protos[i] = (float) rng.nextGaussian();
+    }
+    byte[] codes = new byte[5 * d];
+    for (int i = 0; i < codes.length; i++) {
+      codes[i] = (byte) (rng.nextInt(255) - 127);
+    }
+    float[] scores = new float[5 * s];
+    int[] pair = {0, 2 * d};
+    int[] single = {d};
+    double sum = 0;
+    for (int call = 0; call < CALLS; call++) {
+      k.dotScoresAt(codes, pair, 2, protos, s, d, scores); // a retraining pass's pairs of samples
+      k.dotScoresAt(codes, single, 1, protos, s, d, scores); // its rescoring after a mistake
+      k.dotScores(codes, 0, 5, protos, s, d, scores); // an evaluation's tiles of four, and one
+      sum += k.dotScore(codes, d, protos, s, d, call % s) + scores[call % scores.length];
+      k.axpy(call % 2 == 0 ? 1f : -1f, codes, 0, protos, (call % s) * d, d); // bundling, an update
+    }
+    return sum;
+  }
+}

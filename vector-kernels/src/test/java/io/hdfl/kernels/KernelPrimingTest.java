@@ -1,0 +1,67 @@
+package io.hdfl.kernels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class KernelPrimingTest {
+  /** One call: the entry point and its argument types, and the D and S it was given. */
+  private record Call(String method, int dim, int classes) {}
+
+  @Test
+  void everyHopEntryPointIsCalledOftenOnOneLoopIterationOfDimensions() {
+    VectorKernels panama = KernelPairs.panamaVariants().get(0);
+    List<Call> calls = new ArrayList<>();
+    VectorKernels recording = (VectorKernels) Proxy.newProxyInstance(VectorKernels.class.getClassLoader(),
+        new Class<?>[] {VectorKernels.class}, (proxy, m, args) -> {
+          Class<?>[] types = m.getParameterTypes();
+          boolean codes = java.util.Arrays.asList(types).contains(byte[].class);
+          String key = m.getName() + (codes ? "(codes)" : "")
+              + (m.getName().equals("dotScoresAt") ? "[n=" + args[2] + "]" : "")
+              + (m.getName().equals("dotScores") ? "[nq=" + args[2] + "]" : "");
+          int dim = -1;
+          int classes = -1;
+          switch (m.getName()) {
+            case "dotScoresAt", "dotScores" -> {
+              classes = (int) args[4];
+              dim = (int) args[5];
+            }
+            case "dotScore" -> {
+              classes = (int) args[3];
+              dim = (int) args[4];
+            }
+            case "axpy" -> dim = (int) args[5];
+            default -> { }
+          }
+          calls.add(new Call(key, dim, classes));
+          try {
+            return m.invoke(panama, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+
+    double checksum = KernelPriming.prime(recording);
+
+    assertTrue(Double.isFinite(checksum), "checksum " + checksum);
+    Map<String, Integer> count = new TreeMap<>();
+    for (Call c : calls) {
+      count.merge(c.method(), 1, Integer::sum);
+      assertEquals(PanamaCodeKernels.STEP, c.dim(), c + ": one iteration of the loop over the dimensions");
+      if (c.classes() >= 0) {
+        assertEquals(KernelPriming.CLASSES, c.classes(), c.toString());
+      }
+    }
+    int n = KernelPriming.CALLS;
+    // the pairs of a retraining pass, the single rescoring, an evaluation's tiles, one score, an update
+    assertEquals(Map.of("axpy(codes)", n, "dotScore(codes)", n, "dotScores(codes)[nq=5]", n,
+        "dotScoresAt(codes)[n=1]", n, "dotScoresAt(codes)[n=2]", n), count);
+  }
+}
