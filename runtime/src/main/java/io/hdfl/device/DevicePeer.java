@@ -33,6 +33,7 @@ import io.hdfl.hd.Encoder;
 import io.hdfl.hd.HdModel;
 import io.hdfl.hd.ModelFile;
 import io.hdfl.kernels.VectorKernels;
+import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.ledger.PrivacyLedger;
 import io.hdfl.privacy.noise.NoiseSource;
@@ -93,6 +94,10 @@ public final class DevicePeer {
    */
   public Outcome run(Consumer<String> log, boolean newRun) throws Exception {
     PeerConfig cfg = config;
+    if (!cfg.role().equals("aggregator")) {
+      // a learner scores int8 encodings every turn: its kernels compiled by C2 while it starts
+      VectorKernelsProvider.primeInBackground();
+    }
     Files.createDirectories(cfg.stateDir());
     Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
     StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),

@@ -14,6 +14,7 @@ import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
 import io.hdfl.hd.Evaluation;
 import io.hdfl.kernels.VectorKernels;
+import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.noise.NoiseSource;
 import io.hdfl.privacy.noise.SecureNoiseSource;
 import io.hdfl.privacy.noise.SeededNoiseSource;
@@ -47,6 +48,8 @@ public final class FederatedRun {
   }
 
   public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
+    // the scoring kernels compiled by C2 while the data load, not on-stack during the federation
+    VectorKernelsProvider.primeInBackground();
     FederationSettings s;
     EncodedSet testSet;
     List<EncodedSet> shards = new ArrayList<>();

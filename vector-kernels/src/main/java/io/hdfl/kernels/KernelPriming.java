@@ -18,8 +18,9 @@ import java.util.SplittableRandom;
  * compilation's threshold (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes
  * before the on-stack one (400 back-edges) (README, Federation).
  *
- * <p>At the JVM's usual thresholds the calls compile nothing and cost a few milliseconds. They read and
- * write only their own arrays, so no result depends on whether or when they ran.
+ * <p>Started by {@link VectorKernelsProvider#primeInBackground}. At the JVM's usual thresholds the calls
+ * compile nothing and cost a few milliseconds. They read and write only their own arrays, so no result
+ * depends on whether or when they ran.
  */
 final class KernelPriming {
   /**

@@ -22,6 +22,8 @@ public final class VectorKernelsProvider {
 
   private static final System.Logger LOG = System.getLogger("io.hdfl.kernels");
 
+  private static final java.util.concurrent.atomic.AtomicBoolean PRIMED = new java.util.concurrent.atomic.AtomicBoolean();
+
   private VectorKernelsProvider() {}
 
   private static final class Holder {
@@ -29,15 +31,26 @@ public final class VectorKernelsProvider {
 
     static {
       LOG.log(System.Logger.Level.INFO, "hdfl kernels: " + SELECTION.kernels().describe() + " — " + SELECTION.reason());
-      if (SELECTION.kernels() instanceof PanamaVectorKernels && !"off".equals(System.getProperty(PRIMING_PROPERTY))) {
-        KernelPriming.start(SELECTION.kernels());
-      }
     }
   }
 
   /** The kernels chosen for this JVM. */
   public static VectorKernels get() {
     return Holder.SELECTION.kernels();
+  }
+
+  /**
+   * Starts {@link KernelPriming} of the chosen kernels on a daemon thread, once per JVM, when they are
+   * the Panama ones and {@code -Dhdfl.kernels.priming=off} is not set: for commands that will retrain
+   * and score int8 encodings (a simulation, a learning device peer), not for every start (it costs a
+   * device's start about 0.4 s of CPU for kernels an aggregator never calls).
+   */
+  public static void primeInBackground() {
+    VectorKernels k = get();
+    if (k instanceof PanamaVectorKernels && !"off".equals(System.getProperty(PRIMING_PROPERTY))
+        && PRIMED.compareAndSet(false, true)) {
+      KernelPriming.start(k);
+    }
   }
 
   /** Why {@link #get()} chose what it chose. */
