@@ -252,7 +252,8 @@ public final class DevicePeer {
             }
           }
           agg.start();
-          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout()); // clients re-send the updates of the round in progress
+          // clients re-send the updates of the round in progress
+          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
           failure = agg.failure();
         }
       }

@@ -35,12 +35,11 @@ final class KernelPriming {
 
   private KernelPriming() {}
 
-  /** Runs {@link #prime} on a daemon thread of its own and returns that thread. */
-  static Thread start(VectorKernels kernels) {
+  /** Runs {@link #prime} on a daemon thread of its own. */
+  static void start(VectorKernels kernels) {
     Thread t = new Thread(() -> prime(kernels), "hdfl-kernel-priming");
     t.setDaemon(true);
     t.start();
-    return t;
   }
 
   /** Makes the calls; returns a checksum of the results (so that nothing is optimized away). */

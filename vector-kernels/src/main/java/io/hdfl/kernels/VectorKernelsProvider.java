@@ -3,6 +3,7 @@ package io.hdfl.kernels;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Chooses the kernels once per JVM. Panama is chosen when {@code jdk.incubator.vector} is in the
@@ -22,7 +23,8 @@ public final class VectorKernelsProvider {
 
   private static final System.Logger LOG = System.getLogger("io.hdfl.kernels");
 
-  private static final java.util.concurrent.atomic.AtomicBoolean PRIMED = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Whether {@link #primeInBackground} has started the priming of this JVM. */
+  private static final AtomicBoolean PRIMED = new AtomicBoolean();
 
   private VectorKernelsProvider() {}
 
