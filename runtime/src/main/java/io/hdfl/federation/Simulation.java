@@ -11,7 +11,6 @@ import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.ClassPrototypes;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.kernels.VectorKernels;
-import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerLine;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.ledger.PrivacyLedger;
@@ -131,7 +130,7 @@ public final class Simulation {
     Map<String, PeerKeys> keys = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
     List<AutoCloseable> running = new ArrayList<>();
     List<RoundReport> reports = Collections.synchronizedList(new ArrayList<>());
-    List<String> ledgerLines = Collections.synchronizedList(new ArrayList<>());
+    LedgerCollector ledgerLines = new LedgerCollector(settings.ledgerSettings(), settings.topology() == Topology.RING);
     CompletableFuture<ModelEnvelope> finalModel = new CompletableFuture<>();
     PrivacyLedger starLedger = null;
     long t0 = System.nanoTime();
@@ -245,7 +244,7 @@ public final class Simulation {
         ledger = starLedger.lines();
       } else {
         waitForLedger(ledgerLines, fin.ledgerLines(), Duration.ofSeconds(10));
-        ledger = orderedLedger(ledgerLines, fin.ledgerLines());
+        ledger = ledgerLines.ordered(fin.ledgerLines());
       }
       waitForReports(reports, ledger.size(), Duration.ofSeconds(10));
       return new Result(model, ledger, keys, List.copyOf(reports), (System.nanoTime() - t0) / 1e9);
@@ -377,47 +376,6 @@ public final class Simulation {
   }
 
   /**
-   * A ring's ledger lines in chain order: the final model's lineage, walked back from the entry it
-   * carries last (entries off that lineage, e.g. from a fork a slow peer started and its successor
-   * dropped, are not part of the model's history). (A star's ledger is its aggregator's own.)
-   */
-  private List<LedgerLine> orderedLedger(List<String> lines, List<String> finalTail) {
-    List<LedgerLine> parsed = new ArrayList<>();
-    synchronized (lines) {
-      for (String text : lines) {
-        parsed.add(new LedgerLine(text, LedgerCodec.parse(text)));
-      }
-    }
-    if (settings.topology() == Topology.RING && !finalTail.isEmpty()) {
-      Map<String, LedgerLine> byHash = new java.util.HashMap<>();
-      for (LedgerLine l : parsed) {
-        byHash.put(l.hash(), l);
-      }
-      List<LedgerLine> chain = new ArrayList<>();
-      String at = LedgerCodec.hash(finalTail.get(finalTail.size() - 1));
-      while (!at.equals(io.hdfl.privacy.ledger.LedgerEntry.GENESIS_HASH)) {
-        LedgerLine l = byHash.get(at);
-        if (l == null) {
-          throw new IllegalStateException("the final model's ledger chain is missing entry " + at.substring(0, 12));
-        }
-        chain.add(l);
-        at = l.entry().prevHash();
-      }
-      java.util.Collections.reverse(chain);
-      parsed = chain;
-    }
-    PrivacyLedger check = PrivacyLedger.inMemory(settings.ledgerSettings());
-    for (LedgerLine l : parsed) {
-      try {
-        check.appendLine(l);
-      } catch (java.io.IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-    return check.lines();
-  }
-
-  /**
    * Publishes probes on the recorder's own ledger topic until its ledger subscription delivers one,
    * before any peer connects. An embedded Moquette now and then drops a connection right after
    * accepting it; the transport then makes the subscriptions again when it has reconnected, and a
@@ -444,7 +402,7 @@ public final class Simulation {
    * The final model may overtake the last ledger lines (they come from other publishers): wait until
    * the entry the final model carries last has arrived.
    */
-  private static void waitForLedger(List<String> lines, List<String> finalTail, Duration max)
+  private static void waitForLedger(LedgerCollector lines, List<String> finalTail, Duration max)
       throws InterruptedException {
     if (finalTail.isEmpty()) {
       return;

@@ -120,7 +120,7 @@ public final class StarAggregator implements AutoCloseable {
           + (last.round() - 1) + " committed in the checkpoint (the ledger was edited or belongs to another run)");
     }
     for (String text : lines.subList(present, lines.size())) {
-      ledger.appendLine(new LedgerLine(text, LedgerCodec.parse(text)));
+      ledger.appendLine(text);
     }
     round = last.round();
     state = last.state();
@@ -303,7 +303,7 @@ public final class StarAggregator implements AutoCloseable {
       }
       CrashPoints.reached("aggregator.checkpointed", aggregated);
       for (String text : published) {
-        ledger.appendLine(new LedgerLine(text, LedgerCodec.parse(text)));
+        ledger.appendLine(text);
       }
       CrashPoints.reached("aggregator.archived", aggregated);
       for (String text : published) {

@@ -196,13 +196,19 @@ public final class PrivacyLedger {
   /**
    * Appends a line signed elsewhere (a peer's entry received with its model), after checking that it
    * parses, matches this ledger's settings and chains where {@link #chainTargetFor} says. Signatures
-   * are checked by {@link LedgerVerifier}, which knows the peers' keys.
+   * are checked by {@link LedgerVerifier}, which knows the peers' keys. The line's text is what is
+   * checked and stored: its entry is parsed from it again.
    */
-  public synchronized LedgerLine appendLine(LedgerLine line) throws IOException {
+  public LedgerLine appendLine(LedgerLine line) throws IOException {
+    return appendLine(line.text());
+  }
+
+  /** {@link #appendLine(LedgerLine)} for a line's text (parsed once, here). */
+  public synchronized LedgerLine appendLine(String text) throws IOException {
     if (lines.size() >= LedgerReader.MAX_ENTRIES) {
       throw new IllegalStateException("ledger is full (" + LedgerReader.MAX_ENTRIES + " entries)");
     }
-    LedgerEntry e = LedgerCodec.parse(line.text());
+    LedgerEntry e = LedgerCodec.parse(text);
     if (!settings.matches(e)) {
       throw new IllegalArgumentException("entry of peer '" + e.peer() + "' does not match this ledger's settings "
           + settings);
@@ -213,11 +219,11 @@ public final class PrivacyLedger {
           + e.step() + ") does not chain to " + expected);
     }
     if (file != null) {
-      AtomicFile.append(file, (line.text() + "\n").getBytes(StandardCharsets.US_ASCII));
+      AtomicFile.append(file, (text + "\n").getBytes(StandardCharsets.US_ASCII));
     }
-    LedgerLine stored = new LedgerLine(line.text(), e);
+    LedgerLine stored = new LedgerLine(text, e);
     lines.add(stored);
-    lastHash = LedgerCodec.hash(line.text());
+    lastHash = LedgerCodec.hash(text);
     if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
       lastAggregateHash = lastHash;
     }
