@@ -38,19 +38,27 @@ public final class PeerKeys {
   private final PublicKey publicKey;
   /** The private key's raw 32-byte seed, what {@link Ed25519#sign} takes. */
   private final byte[] seed;
+  /**
+   * The encoded public point derived from {@link #seed} (not read from the public key, which a key
+   * file could pair wrongly: {@link #load} checks that pairing by a signature made with this point).
+   */
+  private final byte[] point;
 
-  private PeerKeys(String peerId, PrivateKey privateKey, PublicKey publicKey) {
+  /** @param point the public point derived from the private key's seed */
+  private PeerKeys(String peerId, PrivateKey privateKey, PublicKey publicKey, byte[] point) {
     this.peerId = peerId;
     this.privateKey = privateKey;
     this.publicKey = publicKey;
     this.seed = Ed25519.rawPrivate(privateKey);
+    this.point = point;
   }
 
   /** A fresh key pair for {@code peerId}. */
   public static PeerKeys generate(String peerId) {
     requireId(peerId);
     KeyPair pair = Ed25519.generate(RANDOM);
-    return new PeerKeys(peerId, pair.getPrivate(), pair.getPublic());
+    // the public key was derived from the seed just now
+    return new PeerKeys(peerId, pair.getPrivate(), pair.getPublic(), Ed25519.rawPublic(pair.getPublic()));
   }
 
   public String peerId() {
@@ -68,7 +76,7 @@ public final class PeerKeys {
 
   /** Ed25519 signature of {@code data}, 64 bytes. */
   public byte[] signature(byte[] data) {
-    return Ed25519.sign(seed, data);
+    return Ed25519.sign(seed, point, data);
   }
 
   /** Whether {@code signature} (64 bytes) is a valid Ed25519 signature of {@code data} under {@code key}. */
@@ -120,7 +128,7 @@ public final class PeerKeys {
     KeyPair pair = KeyPairFile.read(file, ALGORITHM);
     PrivateKey priv = pair.getPrivate();
     PublicKey pub = pair.getPublic();
-    PeerKeys keys = new PeerKeys(peerId, priv, pub);
+    PeerKeys keys = new PeerKeys(peerId, priv, pub, Ed25519.publicPoint(Ed25519.rawPrivate(priv)));
     byte[] probe = ("hdfl key check " + peerId).getBytes(StandardCharsets.US_ASCII);
     if (!verify(pub, probe, keys.sign(probe))) {
       throw new IllegalArgumentException(file + ": the private and public keys in it do not belong together");

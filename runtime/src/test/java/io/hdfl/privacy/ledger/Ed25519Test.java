@@ -13,8 +13,18 @@ import java.security.Signature;
 import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class Ed25519Test {
+  @TempDir java.nio.file.Path dir;
+
+  /** {@code pair} as a peer's private key file (what {@link PeerKeys#load} reads). */
+  private java.nio.file.Path saved(KeyPair pair) throws java.io.IOException {
+    java.nio.file.Path file = dir.resolve("k" + System.nanoTime() + ".pem");
+    io.hdfl.io.KeyPairFile.write(file, pair);
+    return file;
+  }
+
   private static byte[] hex(String s) {
     return HexFormat.of().parseHex(s);
   }
@@ -27,6 +37,8 @@ class Ed25519Test {
     byte[] sig2 = hex("92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
         + "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00");
     assertArrayEquals(sig2, Ed25519.sign(seed2, hex("72")));
+    assertArrayEquals(pub2, Ed25519.publicPoint(seed2));
+    assertArrayEquals(sig2, Ed25519.sign(seed2, pub2, hex("72")), "with the point given: the same bytes");
     assertTrue(Ed25519.verify(pub2, hex("72"), sig2));
 
     byte[] seed3 = hex("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7");
@@ -34,7 +46,10 @@ class Ed25519Test {
     byte[] sig3 = hex("6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac"
         + "18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a");
     assertArrayEquals(sig3, Ed25519.sign(seed3, hex("af82")));
+    assertArrayEquals(sig3, Ed25519.sign(seed3, Ed25519.publicPoint(seed3), hex("af82")));
     assertTrue(Ed25519.verify(pub3, hex("af82"), sig3));
+    assertFalse(Ed25519.verify(pub3, hex("af82"), Ed25519.sign(seed3, pub2, hex("af82"))),
+        "signed with a point that is not the seed's: invalid");
     assertFalse(Ed25519.verify(pub3, hex("af83"), sig3), "another message");
     assertFalse(Ed25519.verify(pub2, hex("af82"), sig3), "another key");
   }
@@ -52,6 +67,7 @@ class Ed25519Test {
       byte[] jdkSig = jdk.sign();
       byte[] ours = Ed25519.sign(Ed25519.rawPrivate(pair.getPrivate()), data);
       assertArrayEquals(jdkSig, ours, "Ed25519 is deterministic: the same key and message give the same bytes");
+      assertArrayEquals(jdkSig, PeerKeys.load("p" + i, saved(pair)).signature(data), "a peer's keys sign as the JDK");
       assertTrue(Ed25519.verify(Ed25519.rawPublic(pair.getPublic()), data, jdkSig));
       Signature check = Signature.getInstance("Ed25519");
       check.initVerify(pair.getPublic());
