@@ -2,6 +2,7 @@ package io.hdfl.codec;
 
 import io.hdfl.codec.EnvelopeException.Reason;
 import io.hdfl.codec.ModelEnvelope.Kind;
+import io.hdfl.kernels.FiniteCheck;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -113,10 +114,9 @@ public final class EnvelopeCodec {
     require(e.dim() >= 1 && e.classes() >= 1, e.kind() + " needs dim >= 1 and classes >= 1");
     require(v.length == (long) e.dim() * e.classes(),
         "prototypes hold " + v.length + " values, expected classes x dim = " + (long) e.dim() * e.classes());
-    for (int i = 0; i < v.length; i++) {
-      if (!Float.isFinite(v[i])) {
-        throw new IllegalArgumentException("prototype value " + i + " is " + v[i]);
-      }
+    int bad = FiniteCheck.firstNonFinite(v);
+    if (bad >= 0) {
+      throw new IllegalArgumentException("prototype value " + bad + " is " + v[bad]);
     }
   }
 
@@ -201,11 +201,10 @@ public final class EnvelopeCodec {
         v[i] = BFloat16.fromBits((frame[at] & 0xFF) | (frame[at + 1] & 0xFF) << 8);
       }
     }
-    for (int i = 0; i < v.length; i++) {
-      if (!Float.isFinite(v[i])) {
-        throw new EnvelopeException(Reason.NON_FINITE,
-            "prototype of class " + (i / h.dim()) + " component " + (i % h.dim()) + " is " + v[i]);
-      }
+    int i = FiniteCheck.firstNonFinite(v);
+    if (i >= 0) {
+      throw new EnvelopeException(Reason.NON_FINITE,
+          "prototype of class " + (i / h.dim()) + " component " + (i % h.dim()) + " is " + v[i]);
     }
     return new ModelEnvelope(h.kind(), h.federation(), h.sender(), h.round(), h.step(), h.encoder(), h.features(),
         h.basisSeed(), h.dim(), h.classes(), h.presentVariance(), h.samplesAbsorbed(), h.ledgerLines(), h.signature(),

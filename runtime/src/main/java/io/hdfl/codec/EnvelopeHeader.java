@@ -7,7 +7,10 @@ import io.hdfl.codec.EnvelopeException.Reason;
 import io.hdfl.codec.ModelEnvelope.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -178,7 +181,7 @@ record EnvelopeHeader(
     // The JDK's ASCII encoder is vectorized; it writes '?' for anything else, so only a line that
     // holds a '?' needs the character-by-character check.
     byte[] ascii = s.getBytes(StandardCharsets.US_ASCII);
-    if (indexOf(ascii, (byte) '?') < 0 || isAscii(s)) {
+    if (!contains(ascii, (byte) '?') || isAscii(s)) {
       return ascii;
     }
     try {
@@ -401,13 +404,32 @@ record EnvelopeHeader(
     return true;
   }
 
-  private static int indexOf(byte[] b, byte v) {
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] == v) {
-        return i;
+  /** Little-endian longs over a byte array, for {@link #contains}. */
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * Whether {@code b} holds the byte {@code v}, eight bytes at a time: {@code x = word ^ (v in every
+   * byte)} has a zero byte exactly where the word holds v, and {@code (x - ONES) & ~x & HIGHS} is
+   * non-zero exactly when x has a zero byte. (A byte-by-byte search that stops at the first match is
+   * a loop C2 does not vectorize: it took a ring hop's encoding about 15 µs for 100 ledger lines.)
+   */
+  static boolean contains(byte[] b, byte v) {
+    long pattern = (v & 0xFFL) * ONES;
+    int i = 0;
+    for (; i + Long.BYTES <= b.length; i += Long.BYTES) {
+      long x = (long) LONGS.get(b, i) ^ pattern;
+      if (((x - ONES) & ~x & HIGHS) != 0) {
+        return true;
       }
     }
-    return -1;
+    for (; i < b.length; i++) {
+      if (b[i] == v) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** protobuf-java's messages, shortened to fit a log line. */

@@ -29,14 +29,19 @@ final class NoiseArgs {
 
   /** The largest |value| in the range; throws if a value is NaN or infinite. 0 for an empty range. */
   static float maxAbsFinite(float[] model, int off, int len) {
+    requireFinite(model, off, len);
     float max = 0;
     for (int i = off, end = off + len; i < end; i++) {
-      float a = Math.abs(model[i]);
-      if (!(a <= Float.MAX_VALUE)) {
-        throw new IllegalArgumentException("model value at index " + i + " is " + model[i] + "; noise needs finite values");
-      }
-      max = Math.max(max, a);
+      max = Math.max(max, Math.abs(model[i]));
     }
     return max;
+  }
+
+  /** Throws if a value in the range is NaN or infinite (noise needs finite values). */
+  static void requireFinite(float[] model, int off, int len) {
+    int i = io.hdfl.kernels.FiniteCheck.firstNonFinite(model, off, len);
+    if (i >= 0) {
+      throw new IllegalArgumentException("model value at index " + i + " is " + model[i] + "; noise needs finite values");
+    }
   }
 }

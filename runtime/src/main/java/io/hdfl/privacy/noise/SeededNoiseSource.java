@@ -88,7 +88,7 @@ public final class SeededNoiseSource implements NoiseSource {
     if (variance == 0) {
       return NoiseDraw.none(NAME);
     }
-    NoiseArgs.maxAbsFinite(model, off, len);
+    NoiseArgs.requireFinite(model, off, len);
     double sigma = Math.sqrt(variance);
     for (int done = 0; done < len; done += CHUNK) {
       int n = Math.min(CHUNK, len - done);
