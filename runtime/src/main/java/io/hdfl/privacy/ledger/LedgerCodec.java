@@ -153,6 +153,12 @@ public final class LedgerCodec {
     return (body + "}").getBytes(StandardCharsets.US_ASCII);
   }
 
+  private static final String PREV_HASH_KEY = ",\"prev_hash\":\"";
+  /** Characters from the prev_hash key to the end of a canonical line: key, hash, timestamp, signature. */
+  private static final int CANONICAL_PREV_HASH_FROM_END = PREV_HASH_KEY.length() + 64
+      + "\",\"timestamp\":\"".length() + "uuuu-MM-ddTHH:mm:ss.SSSZ".length() + "\",\"sig\":\"".length() + 88
+      + "\"}".length();
+
   /**
    * The {@code prev_hash} of a canonical line, read textually without parsing the line (a peer reads
    * it for every line that travels with a model). Strings escape {@code "}, so the field's
@@ -172,8 +178,13 @@ public final class LedgerCodec {
    * @throws LedgerFormatException if the line does not hold a well-formed prev_hash where the format puts it
    */
   public static int prevHashAt(String line) {
-    String key = ",\"prev_hash\":\"";
-    int at = line.lastIndexOf(key);
+    String key = PREV_HASH_KEY;
+    // Where a line written by this codec has it (a 24-character timestamp, an 88-character signature),
+    // checked to be the last occurrence as lastIndexOf would find it; else searched for. (Latin-1
+    // lastIndexOf is a character-by-character loop: a ring peer reads K lines' prev_hash per hop.)
+    int guess = line.length() - CANONICAL_PREV_HASH_FROM_END;
+    int at = guess >= 0 && line.startsWith(key, guess) && line.indexOf(key, guess + 1) < 0 ? guess
+        : line.lastIndexOf(key);
     int start = at + key.length();
     int end = start + 64;
     if (at < 0 || !line.startsWith("\",\"timestamp\":\"", end)) {

@@ -59,6 +59,59 @@ class LedgerCodecTest {
         () -> LedgerCodec.prevHashOf(line.replace(prev + "\",\"timestamp", prev + "\",\"time")));
   }
 
+  /** prevHashAt as defined: the last occurrence of the key, then the checks. */
+  private static int lastOccurrenceReading(String line) {
+    String key = ",\"prev_hash\":\"";
+    int at = line.lastIndexOf(key);
+    int start = at + key.length();
+    if (at < 0 || !line.startsWith("\",\"timestamp\":\"", start + 64)
+        || !line.substring(start, start + 64).matches("[0-9a-f]{64}")) {
+      return -1;
+    }
+    return start;
+  }
+
+  private static int reading(String line) {
+    try {
+      return LedgerCodec.prevHashAt(line);
+    } catch (LedgerFormatException e) {
+      return -1;
+    }
+  }
+
+  @Test
+  void prevHashIsFoundWhereACanonicalLineHasItAndAsTheLastOccurrenceOtherwise() {
+    LedgerEntry base = fixedEntry();
+    String line = LedgerCodec.line(LedgerCodec.body(base), SIG);
+    assertEquals(base.prevHash(), LedgerCodec.prevHashOf(line));
+    String field = ",\"prev_hash\":\"" + "ab".repeat(32) + "\",\"timestamp\":\"";
+    // a second key after the canonical place, the line's length unchanged: the last one counts
+    int canonical = line.lastIndexOf(",\"prev_hash\":\"");
+    int tailFrom = canonical + 14 + 64;
+    String tail = ",\"prev_hash\":\"" + "cd".repeat(32) + "\",\"timestamp\":\"";
+    String twice = line.substring(0, tailFrom) + tail + "y".repeat(line.length() - tailFrom - tail.length());
+    assertEquals(line.length(), twice.length());
+    assertEquals(lastOccurrenceReading(twice), reading(twice));
+    assertTrue(reading(twice) > canonical + 14, "the later key's hash");
+    java.util.Random r = new java.util.Random(5);
+    // the key moved off its canonical place, or spelled out again (unescaped, as no canonical line
+    // has it) before or after the canonical one
+    for (int i = 0; i < 3000; i++) {
+      StringBuilder b = new StringBuilder(line);
+      int edits = 1 + r.nextInt(3);
+      for (int k = 0; k < edits; k++) {
+        int at = r.nextInt(b.length() + 1);
+        switch (r.nextInt(3)) {
+          case 0 -> b.insert(at, field);
+          case 1 -> b.insert(at, "x".repeat(1 + r.nextInt(3)));
+          default -> b.delete(Math.min(at, b.length() - 1), Math.min(b.length(), at + 1 + r.nextInt(3)));
+        }
+      }
+      String v = b.toString();
+      assertEquals(lastOccurrenceReading(v), reading(v), v);
+    }
+  }
+
   @Test
   void decimalIsShortestAndTheSameOnEveryJdk() {
     // JDK 17's Double.toString gives 9.999999999999999E22, 2.82879384806159008E17, 1.9999999999999998E23
