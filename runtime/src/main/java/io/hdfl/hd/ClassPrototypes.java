@@ -53,10 +53,9 @@ public final class ClassPrototypes {
     if (vectors.length != v.length) {
       throw new IllegalArgumentException("expected " + v.length + " values, got " + vectors.length);
     }
-    for (int i = 0; i < v.length; i++) {
-      if (!Float.isFinite(vectors[i])) {
-        throw new IllegalArgumentException("prototype value " + i + " is not finite");
-      }
+    int bad = io.hdfl.kernels.FiniteCheck.firstNonFinite(vectors);
+    if (bad >= 0) {
+      throw new IllegalArgumentException("prototype value " + bad + " is not finite");
     }
     System.arraycopy(vectors, 0, v, 0, v.length);
     return new ClassPrototypes(classes, dim, v);
