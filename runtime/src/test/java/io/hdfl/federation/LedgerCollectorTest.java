@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.privacy.PrivacyParameters;
+import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerEntry.Schedule;
 import io.hdfl.privacy.ledger.LedgerEntry.Source;
 import io.hdfl.privacy.ledger.LedgerEntry.Topology;
@@ -39,7 +40,7 @@ class LedgerCollectorTest {
     for (int i = 1; i <= n; i++) {
       String text = line(ledger, i % 2 == 1 ? A : B, i, prev);
       lines.add(text);
-      prev = new LedgerLine(text, null).hash();
+      prev = LedgerCodec.hash(text);
     }
     return lines;
   }
@@ -70,7 +71,7 @@ class LedgerCollectorTest {
     List<String> lines = chain(4);
     PrivacyLedger signer = PrivacyLedger.inMemory(RING);
     // a slow peer forwarded a stale copy: a second line extending line 2, dropped by its successor
-    String fork = line(signer, B, 3, new LedgerLine(lines.get(1), null).hash());
+    String fork = line(signer, B, 3, LedgerCodec.hash(lines.get(1)));
     LedgerCollector c = new LedgerCollector(RING, true);
     c.addAll(lines.subList(0, 2));
     c.add(fork);
@@ -89,7 +90,7 @@ class LedgerCollectorTest {
     c.add(lines.get(2));
     c.add(lines.get(3));
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.ordered(lines.subList(2, 4)));
-    assertTrue(e.getMessage().contains("missing entry " + new LedgerLine(lines.get(1), null).hash().substring(0, 12)),
+    assertTrue(e.getMessage().contains("missing entry " + LedgerCodec.hash(lines.get(1)).substring(0, 12)),
         e.getMessage());
   }
 

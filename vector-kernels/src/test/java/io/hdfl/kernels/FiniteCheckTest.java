@@ -25,6 +25,9 @@ class FiniteCheckTest {
     a[6] = -0.0f;
     assertEquals(-1, FiniteCheck.firstNonFinite(a));
     assertEquals(-1, FiniteCheck.firstNonFinite(new float[0]));
+    assertEquals(Float.MAX_VALUE, FiniteCheck.maxAbs(a, 0, a.length));
+    assertEquals(0f, FiniteCheck.maxAbs(a, 0, 0));
+    assertEquals(Math.abs(a[7]), FiniteCheck.maxAbs(a, 7, 1));
   }
 
   @Test

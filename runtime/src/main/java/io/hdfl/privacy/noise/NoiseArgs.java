@@ -29,10 +29,9 @@ final class NoiseArgs {
 
   /** The largest |value| in the range; throws if a value is NaN or infinite. 0 for an empty range. */
   static float maxAbsFinite(float[] model, int off, int len) {
-    requireFinite(model, off, len);
-    float max = 0;
-    for (int i = off, end = off + len; i < end; i++) {
-      max = Math.max(max, Math.abs(model[i]));
+    float max = io.hdfl.kernels.FiniteCheck.maxAbs(model, off, len);
+    if (!(max <= Float.MAX_VALUE)) {
+      requireFinite(model, off, len); // throws, naming the first bad value
     }
     return max;
   }
