@@ -4,7 +4,7 @@ import java.util.SplittableRandom;
 
 /**
  * Calls the int8 scoring and update kernels, which a federation calls thousands of times, on one loop
- * iteration's worth of dimensions a thousand times, once per JVM, so that C2 compiles them from their
+ * iteration's worth of dimensions ten thousand times, once per JVM, so that C2 compiles them from their
  * normal entry before the real work needs them.
  *
  * <p>Called first at real sizes, each of these kernels loops long enough in its first few calls that
@@ -18,18 +18,29 @@ import java.util.SplittableRandom;
  * compilation's threshold (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes
  * before the on-stack one (400 back-edges) (README, Federation).
  *
- * <p>Started by {@link VectorKernelsProvider#primeInBackground}. At the JVM's usual thresholds the calls
- * compile nothing and cost a few milliseconds. They read and write only their own arrays, so no result
- * depends on whether or when they ran.
+ * <p>The calls come in {@link #BURSTS} bursts, {@link #PAUSE_MILLIS} ms apart. C2 compiles a method once
+ * its profiled (C1 tier 3) code has counted enough calls, a threshold that rises with the length of
+ * C2's queue, which is long while a command loads and encodes its data; and calls made before that
+ * code is installed count for nothing. On a slow 2-core VM a thousand calls in one go all ran before
+ * the 2×8 tile ({@code dot8Pair}) had its profiled code, so it reached C2 only during the federation,
+ * on-stack first (0.23 s and 0.31 s of C2 there, README Federation). Spread over two seconds, the calls
+ * keep counting until C2 has room for them.
+ *
+ * <p>Started by {@link VectorKernelsProvider#primeInBackground}. Once compiled, a burst takes well under
+ * a millisecond, so the pauses cost nothing; before that, a burst is a few milliseconds of the Vector
+ * API's Java fallback. The calls read and write only their own arrays, so no result depends on whether
+ * or when they ran.
  */
 final class KernelPriming {
   /**
-   * Calls of each entry point. The thresholds above rise with the length of C2's queue, which is long
-   * while a command starts (120 calls left the 2×8 tile to be compiled during the federation, on-stack
-   * first); the back-edges rise with the calls alike, so more calls never reach the on-stack threshold
-   * first. Once compiled, a call takes well under a microsecond.
+   * Calls of each entry point per burst. The back-edges grow with the calls alike, so more calls never
+   * reach the on-stack threshold first.
    */
-  static final int CALLS = 1000;
+  static final int CALLS = 100;
+  /** Bursts of {@link #CALLS} calls. */
+  static final int BURSTS = 100;
+  /** The pause after each burst. */
+  static final long PAUSE_MILLIS = 20;
   /** Classes: every tile of the scoring kernels (eight, four, two and one classes at a time). */
   static final int CLASSES = 15;
 
@@ -37,13 +48,16 @@ final class KernelPriming {
 
   /** Runs {@link #prime} on a daemon thread of its own. */
   static void start(VectorKernels kernels) {
-    Thread t = new Thread(() -> prime(kernels), "hdfl-kernel-priming");
+    Thread t = new Thread(() -> prime(kernels, PAUSE_MILLIS), "hdfl-kernel-priming");
     t.setDaemon(true);
     t.start();
   }
 
-  /** Makes the calls; returns a checksum of the results (so that nothing is optimized away). */
-  static double prime(VectorKernels k) {
+  /**
+   * Makes the calls, {@code pauseMillis} ms after each burst; returns a checksum of the results (so that
+   * nothing is optimized away). Returns early, with the checksum so far, if the thread is interrupted.
+   */
+  static double prime(VectorKernels k, long pauseMillis) {
     SplittableRandom rng = new SplittableRandom(7);
     int d = PanamaCodeKernels.STEP; // one iteration of the kernels' loop over the dimensions, no tail
     int s = CLASSES;
@@ -59,12 +73,20 @@ final class KernelPriming {
     int[] pair = {0, 2 * d};
     int[] single = {d};
     double sum = 0;
-    for (int call = 0; call < CALLS; call++) {
+    for (int call = 0; call < BURSTS * CALLS; call++) {
       k.dotScoresAt(codes, pair, 2, protos, s, d, scores); // a retraining pass's pairs of samples
       k.dotScoresAt(codes, single, 1, protos, s, d, scores); // its rescoring after a mistake
       k.dotScores(codes, 0, 5, protos, s, d, scores); // an evaluation's tiles of four, and one
       sum += k.dotScore(codes, d, protos, s, d, call % s) + scores[call % scores.length];
       k.axpy(call % 2 == 0 ? 1f : -1f, codes, 0, protos, (call % s) * d, d); // bundling, an update
+      if (pauseMillis > 0 && (call + 1) % CALLS == 0) {
+        try {
+          Thread.sleep(pauseMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return sum;
+        }
+      }
     }
     return sum;
   }

@@ -48,7 +48,7 @@ class KernelPrimingTest {
           }
         });
 
-    double checksum = KernelPriming.prime(recording);
+    double checksum = KernelPriming.prime(recording, 0);
 
     assertTrue(Double.isFinite(checksum), "checksum " + checksum);
     Map<String, Integer> count = new TreeMap<>();
@@ -59,7 +59,7 @@ class KernelPrimingTest {
         assertEquals(KernelPriming.CLASSES, c.classes(), c.toString());
       }
     }
-    int n = KernelPriming.CALLS;
+    int n = KernelPriming.BURSTS * KernelPriming.CALLS;
     // the pairs of a retraining pass, the single rescoring, an evaluation's tiles, one score, an update
     assertEquals(Map.of("axpy(codes)", n, "dotScore(codes)", n, "dotScores(codes)[nq=5]", n,
         "dotScoresAt(codes)[n=1]", n, "dotScoresAt(codes)[n=2]", n), count);

@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +27,6 @@ import java.util.Optional;
  * so that a verifier run catches a wrong accountant.
  */
 public final class PrivacyLedger {
-  private static final DateTimeFormatter TIMESTAMP =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-
   private final LedgerSettings settings;
   private final Path file;
   private final Clock clock;
@@ -183,7 +178,7 @@ public final class PrivacyLedger {
         record.samplesTotal(), record.sensitivityScale(), record.requiredVariance(), record.presentBefore(),
         record.addedVariance(), record.presentAfter(), p.epsilon(), p.delta0(), p.dim(), settings.schedule(),
         record.source(), record.source() == LedgerEntry.Source.SEEDED, record.contributors(), record.reason(),
-        prevHash, TIMESTAMP.format(clock.instant()), null);
+        prevHash, LedgerTimestamp.format(clock.instant()), null);
     String body = LedgerCodec.body(unsigned);
     String sig = signer.sign(LedgerCodec.signedBytes(body));
     String text = LedgerCodec.line(body, sig);
