@@ -52,13 +52,18 @@ class KernelPrimingTest {
 
     assertTrue(Double.isFinite(checksum), "checksum " + checksum);
     Map<String, Integer> count = new TreeMap<>();
+    Map<Integer, Integer> perClasses = new TreeMap<>();
     for (Call c : calls) {
       count.merge(c.method(), 1, Integer::sum);
       assertEquals(PanamaCodeKernels.STEP, c.dim(), c + ": one iteration of the loop over the dimensions");
       if (c.classes() >= 0) {
-        assertEquals(KernelPriming.CLASSES, c.classes(), c.toString());
+        perClasses.merge(c.classes(), 1, Integer::sum);
       }
     }
+    // every scoring call half the time with a one-class tail (15 = 8+4+2+1, 4+4+4+2+1) and half without
+    // (10 = 8+2, 4+4+2), so C2 sees both ways through the tiles
+    int scoring = 4 * KernelPriming.BURSTS * KernelPriming.CALLS;
+    assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.FEWER_CLASSES, scoring / 2), perClasses);
     int n = KernelPriming.BURSTS * KernelPriming.CALLS;
     // the pairs of a retraining pass, the single rescoring, an evaluation's tiles, one score, an update
     assertEquals(Map.of("axpy(codes)", n, "dotScore(codes)", n, "dotScores(codes)[nq=5]", n,
