@@ -21,10 +21,10 @@ import java.util.SplittableRandom;
  * <p>The calls come in {@link #BURSTS} bursts, {@link #PAUSE_MILLIS} ms apart. C2 compiles a method once
  * its profiled (C1 tier 3) code has counted enough calls, a threshold that rises with the length of
  * C2's queue, which is long while a command loads and encodes its data; and calls made before that
- * code is installed count for nothing. On a slow 2-core VM a thousand calls in one go all ran before
- * the 2×8 tile ({@code dot8Pair}) had its profiled code, so it reached C2 only during the federation,
- * on-stack first (0.23 s and 0.31 s of C2 there, README Federation). Spread over two seconds, the calls
- * keep counting until C2 has room for them.
+ * code is installed count for nothing. On a slow 2-core VM a thousand calls in one go left the 2×8 tile
+ * ({@code dot8Pair}) in C1, so it reached C2 only during the federation, on-stack first (0.23 s and
+ * 0.31 s of C2 there, README Federation). Spread over two seconds, the calls keep counting until C2
+ * has room for them.
  *
  * <p>Started by {@link VectorKernelsProvider#primeInBackground}. Once compiled, a burst takes well under
  * a millisecond, so the pauses cost nothing; before that, a burst is a few milliseconds of the Vector
