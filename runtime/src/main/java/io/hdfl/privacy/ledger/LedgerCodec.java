@@ -156,7 +156,7 @@ public final class LedgerCodec {
   private static final String PREV_HASH_KEY = ",\"prev_hash\":\"";
   /** Characters from the prev_hash key to the end of a canonical line: key, hash, timestamp, signature. */
   private static final int CANONICAL_PREV_HASH_FROM_END = PREV_HASH_KEY.length() + 64
-      + "\",\"timestamp\":\"".length() + "uuuu-MM-ddTHH:mm:ss.SSSZ".length() + "\",\"sig\":\"".length() + 88
+      + "\",\"timestamp\":\"".length() + LedgerTimestamp.LENGTH + "\",\"sig\":\"".length() + 88
       + "\"}".length();
 
   /**

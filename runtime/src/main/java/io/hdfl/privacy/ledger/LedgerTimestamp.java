@@ -14,6 +14,8 @@ import java.time.format.DateTimeFormatter;
 final class LedgerTimestamp {
   static final DateTimeFormatter FORMAT =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+  /** Characters of a timestamp in years 0000-9999 (where {@link LedgerCodec#prevHashAt} looks first). */
+  static final int LENGTH = 24;
 
   private LedgerTimestamp() {}
 
@@ -23,7 +25,7 @@ final class LedgerTimestamp {
     if (year < 0 || year > 9999) {
       return FORMAT.format(t);
     }
-    char[] c = new char[24];
+    char[] c = new char[LENGTH];
     digits(c, 0, year, 4);
     c[4] = '-';
     digits(c, 5, u.getMonthValue(), 2);
