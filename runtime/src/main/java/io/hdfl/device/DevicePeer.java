@@ -98,6 +98,8 @@ public final class DevicePeer {
       // a learner scores int8 encodings every turn: its kernels compiled by C2 while it starts
       VectorKernelsProvider.primeInBackground();
     }
+    // every role signs ledger entries: the signing code's one-time setup done while the peer starts
+    PeerKeys.prepareInBackground();
     Files.createDirectories(cfg.stateDir());
     Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
     StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),

@@ -15,6 +15,7 @@ import io.hdfl.hd.Encoder;
 import io.hdfl.hd.Evaluation;
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
+import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.noise.NoiseSource;
 import io.hdfl.privacy.noise.SecureNoiseSource;
 import io.hdfl.privacy.noise.SeededNoiseSource;
@@ -50,6 +51,8 @@ public final class FederatedRun {
   public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
     // the scoring kernels compiled by C2 while the data load, not on-stack during the federation
     VectorKernelsProvider.primeInBackground();
+    // and the signing code's one-time setup done then too, not as the federation's clock starts
+    PeerKeys.prepareInBackground();
     FederationSettings s;
     EncodedSet testSet;
     List<EncodedSet> shards = new ArrayList<>();

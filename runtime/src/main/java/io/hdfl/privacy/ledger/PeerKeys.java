@@ -32,6 +32,9 @@ import java.util.Base64;
 public final class PeerKeys {
   static final String ALGORITHM = "Ed25519";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  /** Whether {@link #prepareInBackground} has started in this JVM. */
+  private static final java.util.concurrent.atomic.AtomicBoolean PREPARING =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private final String peerId;
   private final PrivateKey privateKey;
@@ -51,6 +54,23 @@ public final class PeerKeys {
     this.publicKey = publicKey;
     this.seed = Ed25519.rawPrivate(privateKey);
     this.point = point;
+  }
+
+  /**
+   * Starts, once per JVM, a daemon thread that does the first key's and first signature's one-time
+   * work ({@link Ed25519#prepare}) while the caller goes on, e.g. while a command loads its data:
+   * otherwise a simulation's clock starts with about 0.2 s of it, before its first peer has a key.
+   *
+   * @return whether this call started it (false: an earlier call did)
+   */
+  public static boolean prepareInBackground() {
+    if (!PREPARING.compareAndSet(false, true)) {
+      return false;
+    }
+    Thread t = new Thread(() -> Ed25519.prepare(RANDOM), "hdfl-signing-preparation");
+    t.setDaemon(true);
+    t.start();
+    return true;
   }
 
   /** A fresh key pair for {@code peerId}. */

@@ -51,6 +51,16 @@ class PeerKeysTest {
   }
 
   @Test
+  void preparationStartsOncePerJvmAndChangesNoKeyOrSignature() throws Exception {
+    PeerKeys.prepareInBackground(); // this call, or an earlier test's, started it
+    assertFalse(PeerKeys.prepareInBackground(), "a second preparation started");
+    Ed25519.prepare(new java.security.SecureRandom()); // again, maybe while the background one runs
+    PeerKeys k = PeerKeys.load("rfc", rfcKeyFile(dir));
+    assertArrayEquals(HexFormat.of().parseHex(RFC_SIG), Base64.getDecoder().decode(k.sign(new byte[0])));
+    assertArrayEquals(HexFormat.of().parseHex(RFC_PUBLIC), Ed25519.publicPoint(HexFormat.of().parseHex(RFC_SECRET)));
+  }
+
+  @Test
   void pinnedLineSignatureIsDeterministic() throws Exception {
     // Ed25519 is deterministic: the pinned body signed with the RFC key gives the same bytes on every JDK.
     PeerKeys k = PeerKeys.load("peer-007", rfcKeyFile(dir));
