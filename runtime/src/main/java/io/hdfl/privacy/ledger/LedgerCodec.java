@@ -53,8 +53,6 @@ public final class LedgerCodec {
 
   /** Ed25519 signatures are 64 bytes: 88 base64 characters ending in "==". */
   private static final Pattern SIG_TAIL = Pattern.compile(",\"sig\":\"([A-Za-z0-9+/]{86}==)\"}$");
-  private static final Pattern TIMESTAMP =
-      Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z");
   private static final ObjectMapper STRICT = strictMapper();
   private static final HexFormat HEX = HexFormat.of();
 
@@ -98,7 +96,7 @@ public final class LedgerCodec {
     if (!LedgerEntry.isHash(e.prevHash())) {
       throw new IllegalArgumentException("prev_hash must be 64 lower-case hex digits, got " + e.prevHash());
     }
-    if (!TIMESTAMP.matcher(e.timestamp()).matches()) {
+    if (!LedgerTimestamp.isValid(e.timestamp())) {
       throw new IllegalArgumentException("timestamp must be ISO-8601 UTC (…Z), got " + e.timestamp());
     }
     if (e.reason().length() > LedgerEntry.MAX_REASON) {
@@ -485,7 +483,7 @@ public final class LedgerCodec {
       throw new LedgerFormatException("field 'prev_hash' must be 64 lower-case hex digits");
     }
     String timestamp = text(root, "timestamp");
-    if (!TIMESTAMP.matcher(timestamp).matches()) {
+    if (!LedgerTimestamp.isValid(timestamp)) {
       throw new LedgerFormatException("field 'timestamp' must be ISO-8601 UTC like 2025-01-31T12:00:00.000Z");
     }
     String sig = text(root, "sig");

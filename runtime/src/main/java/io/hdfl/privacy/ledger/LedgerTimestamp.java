@@ -19,6 +19,40 @@ final class LedgerTimestamp {
 
   private LedgerTimestamp() {}
 
+  /**
+   * Whether {@code text} has the shape a ledger accepts: {@code dddd-dd-ddTdd:dd:dd}, optionally a
+   * fraction of one to nine digits, then {@code Z} (ASCII digits; the fields' ranges are not checked:
+   * the timestamp is informational). A loop rather than a regular expression: every ring hop checks
+   * the timestamp it signs.
+   */
+  static boolean isValid(String text) {
+    if (text == null || text.length() < 20 || text.length() > 30 || text.charAt(text.length() - 1) != 'Z') {
+      return false;
+    }
+    String shape = "dddd-dd-ddTdd:dd:dd";
+    for (int i = 0; i < shape.length(); i++) {
+      char want = shape.charAt(i);
+      char c = text.charAt(i);
+      if (want == 'd' ? c < '0' || c > '9' : c != want) {
+        return false;
+      }
+    }
+    int end = text.length() - 1;
+    if (end == shape.length()) {
+      return true; // no fraction
+    }
+    if (text.charAt(shape.length()) != '.' || end == shape.length() + 1) {
+      return false;
+    }
+    for (int i = shape.length() + 1; i < end; i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static String format(Instant t) {
     LocalDateTime u = LocalDateTime.ofEpochSecond(t.getEpochSecond(), t.getNano(), ZoneOffset.UTC);
     int year = u.getYear();

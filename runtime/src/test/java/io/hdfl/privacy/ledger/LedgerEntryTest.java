@@ -37,4 +37,32 @@ class LedgerEntryTest {
       }
     }
   }
+
+  @Test
+  void isValidIdAgreesWithItsPatternOnEveryCharacterInEveryPositionAndEveryLength() {
+    assertTrue(LedgerEntry.isValidId("peer-001"));
+    assertTrue(LedgerEntry.isValidId("a"));
+    assertTrue(LedgerEntry.isValidId("A" + "._-9".repeat(15) + "zzz")); // 64 characters
+    assertFalse(LedgerEntry.isValidId("A" + "._-9".repeat(15) + "zzzz")); // 65
+    assertFalse(LedgerEntry.isValidId(null));
+    assertFalse(LedgerEntry.isValidId(""));
+    assertFalse(LedgerEntry.isValidId("-peer"));
+    assertFalse(LedgerEntry.isValidId("peer 1"));
+    String base = "Peer.01_x-";
+    for (int pos : new int[] {0, 1, 5, 9}) {
+      for (char c = 0; c < 0x2100; c++) {
+        String s = base.substring(0, pos) + c + base.substring(pos + 1);
+        if (LedgerEntry.ID.matcher(s).matches() != LedgerEntry.isValidId(s)) {
+          throw new AssertionError("disagree on U+" + Integer.toHexString(c) + " at " + pos);
+        }
+      }
+    }
+    for (int len = 0; len <= 70; len++) {
+      String s = "p" + "-".repeat(Math.max(0, len - 1));
+      String exact = s.substring(0, len);
+      if (LedgerEntry.ID.matcher(exact).matches() != LedgerEntry.isValidId(exact)) {
+        throw new AssertionError("disagree at length " + len);
+      }
+    }
+  }
 }
