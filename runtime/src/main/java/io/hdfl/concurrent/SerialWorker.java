@@ -1,34 +1,44 @@
-package io.hdfl.transport;
+package io.hdfl.concurrent;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A loopback transport's delivery thread and its queue, with queueing and waking apart: the broker
- * queues a message under its lock (which fixes the order of all deliveries) and wakes the thread only
- * after it has released the lock.
+ * One thread that runs tasks one at a time, in queueing order, with queueing and waking apart: a
+ * loopback broker queues a message under its lock (which fixes the order of all deliveries) and wakes
+ * the thread only after it has released the lock; a peer's worker is given work with {@link #execute}.
  *
  * <p>Waking a parked thread can cost far more than the queueing: on a 2-vCPU VM the waker was often
  * preempted by the thread it woke, and with the wake inside the broker's lock every other publisher
  * then waited for the lock (Fashion-MNIST ring, K=100: 57-62 µs of lock waiting per model hand-off,
- * behind a {@code ThreadPoolExecutor.execute} that took 325 µs on average).
+ * behind a {@code ThreadPoolExecutor.execute} that took 325 µs on average). For the same reason a ring
+ * peer's worker is one of these rather than a single-thread {@code ThreadPoolExecutor}, whose queue
+ * wakes its thread while holding the queue's lock, which the woken thread then waits for: every hop of
+ * a ring hands a model to the next peer's worker.
  *
- * <p>The thread starts with the first message and runs the tasks one at a time, in queueing order.
+ * <p>The thread starts with the first task. A task that throws is logged and the next one runs.
  */
-final class DeliveryQueue {
-  private static final System.Logger LOG = System.getLogger("io.hdfl.transport");
+public final class SerialWorker {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.concurrent");
 
   private final String threadName;
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private volatile Thread thread;
   private volatile boolean stopped;
 
-  DeliveryQueue(String threadName) {
+  /** @param threadName the name of the thread, which starts with the first task */
+  public SerialWorker(String threadName) {
     this.threadName = threadName;
   }
 
+  /** Queues {@code task} and wakes the thread; ignored once stopped. */
+  public void execute(Runnable task) {
+    add(task);
+    wake();
+  }
+
   /** Queues {@code task} without waking the thread (see {@link #wake}); ignored once stopped. */
-  void add(Runnable task) {
+  public void add(Runnable task) {
     if (stopped) {
       return;
     }
@@ -39,7 +49,7 @@ final class DeliveryQueue {
   }
 
   /** Wakes the thread if it waits for a task. */
-  void wake() {
+  public void wake() {
     Thread t = thread;
     if (t != null) {
       LockSupport.unpark(t);
@@ -47,7 +57,7 @@ final class DeliveryQueue {
   }
 
   /** Drops the queued tasks and ends the thread; a task that is running is interrupted. Idempotent. */
-  void stop() {
+  public void stop() {
     stopped = true;
     tasks.clear();
     Thread t = thread;
@@ -81,7 +91,7 @@ final class DeliveryQueue {
       } catch (VirtualMachineError e) {
         throw e;
       } catch (Throwable e) {
-        LOG.log(System.Logger.Level.ERROR, "delivery on " + threadName + " failed", e);
+        LOG.log(System.Logger.Level.ERROR, "task on " + threadName + " failed", e);
       }
     }
   }

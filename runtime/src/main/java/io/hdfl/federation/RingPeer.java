@@ -5,6 +5,7 @@ import io.hdfl.security.Roster;
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.concurrent.SerialWorker;
 import io.hdfl.hd.ClassPrototypes;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.ledger.LedgerCodec;
@@ -22,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -65,7 +64,7 @@ public final class RingPeer implements AutoCloseable {
   private java.util.function.Supplier<EncodedSet> arrivals;
   private final LocalUpdate update;
   private final Topics topics;
-  private final ExecutorService worker;
+  private final SerialWorker worker;
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile long lastStep = -1;
@@ -134,11 +133,7 @@ public final class RingPeer implements AutoCloseable {
     }
     this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), ctx.settings().params(), 1.0));
     this.topics = ctx.topics();
-    this.worker = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "hdfl-peer-" + ctx.id());
-      t.setDaemon(true);
-      return t;
-    });
+    this.worker = new SerialWorker("hdfl-peer-" + ctx.id());
   }
 
   /**
@@ -650,7 +645,7 @@ public final class RingPeer implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    worker.shutdownNow();
+    worker.stop();
     ctx.transport().close();
   }
 }

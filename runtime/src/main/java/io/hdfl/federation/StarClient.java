@@ -5,6 +5,7 @@ import io.hdfl.security.Roster;
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.concurrent.SerialWorker;
 import io.hdfl.hd.ClassPrototypes;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.PrivacyParameters;
@@ -19,8 +20,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A FedHDPrivacy client. For each new global model (retained on {@code star/global}) it takes L new
@@ -45,7 +44,7 @@ public final class StarClient implements AutoCloseable {
   private final LocalStream stream;
   private final LocalUpdate update;
   private final Topics topics;
-  private final ExecutorService worker;
+  private final SerialWorker worker;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
   /** The first wait before an update is sent again: the aggregator's re-announce period. */
@@ -84,11 +83,7 @@ public final class StarClient implements AutoCloseable {
     PrivacyParameters p = ctx.settings().params();
     this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), p, 1.0));
     this.topics = ctx.topics();
-    this.worker = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "hdfl-client-" + ctx.id());
-      t.setDaemon(true);
-      return t;
-    });
+    this.worker = new SerialWorker("hdfl-client-" + ctx.id());
   }
 
   /** Commits every update before publishing it (call before {@link #start}). Returns this client. */
@@ -258,7 +253,7 @@ public final class StarClient implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    worker.shutdownNow();
+    worker.stop();
     ctx.transport().close();
   }
 }

@@ -91,7 +91,7 @@ public final class LoopbackBroker {
   /**
    * Stores and queues a publish in the total order; the receivers to wake once the lock is released
    * are added to {@code toWake} (waking inside the lock held every other publisher up behind a thread
-   * switch, see {@link DeliveryQueue}).
+   * switch, see {@link io.hdfl.concurrent.SerialWorker}).
    */
   private void publishLocked(String topic, byte[] payload, boolean retain, List<LoopbackTransport> toWake) {
     if (retain) {

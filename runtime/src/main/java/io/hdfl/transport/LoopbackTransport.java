@@ -1,5 +1,6 @@
 package io.hdfl.transport;
 
+import io.hdfl.concurrent.SerialWorker;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class LoopbackTransport implements Transport {
   private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
   /** Guarded by the broker's lock. */
   private int nextRank;
-  private final DeliveryQueue delivery;
+  private final SerialWorker delivery;
   private volatile boolean connected = true;
   private final AtomicLong messagesSent = new AtomicLong();
   private final AtomicLong bytesSent = new AtomicLong();
@@ -71,7 +72,7 @@ public final class LoopbackTransport implements Transport {
     this.broker = broker;
     this.clientId = clientId;
     this.will = will;
-    this.delivery = new DeliveryQueue("hdfl-loopback-" + clientId);
+    this.delivery = new SerialWorker("hdfl-loopback-" + clientId);
   }
 
   @Override

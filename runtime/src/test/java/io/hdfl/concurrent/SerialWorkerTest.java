@@ -1,4 +1,4 @@
-package io.hdfl.transport;
+package io.hdfl.concurrent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class DeliveryQueueTest {
+class SerialWorkerTest {
 
   @Test
   void runsTasksOneAtATimeInQueueingOrderOnceWoken() throws Exception {
-    DeliveryQueue q = new DeliveryQueue("test-delivery");
+    SerialWorker q = new SerialWorker("test-delivery");
     List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
     List<String> threads = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch done = new CountDownLatch(1000);
@@ -43,7 +43,7 @@ class DeliveryQueueTest {
   @Test
   void noWakeIsLostBetweenProducersAndTheThread() throws Exception {
     // each task is queued and woken on its own, from two threads, while the thread parks in between
-    DeliveryQueue q = new DeliveryQueue("test-delivery-race");
+    SerialWorker q = new SerialWorker("test-delivery-race");
     int perProducer = 20_000;
     AtomicInteger ran = new AtomicInteger();
     CountDownLatch all = new CountDownLatch(2 * perProducer);
@@ -68,7 +68,7 @@ class DeliveryQueueTest {
 
   @Test
   void stopDropsWhatIsQueuedInterruptsTheRunningTaskAndEndsTheThread() throws Exception {
-    DeliveryQueue q = new DeliveryQueue("test-delivery-stop");
+    SerialWorker q = new SerialWorker("test-delivery-stop");
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch interrupted = new CountDownLatch(1);
     AtomicInteger later = new AtomicInteger();
@@ -96,7 +96,7 @@ class DeliveryQueueTest {
 
   @Test
   void aTaskThatThrowsDoesNotStopTheOthers() throws Exception {
-    DeliveryQueue q = new DeliveryQueue("test-delivery-throws");
+    SerialWorker q = new SerialWorker("test-delivery-throws");
     CountDownLatch after = new CountDownLatch(1);
     q.add(() -> {
       throw new IllegalStateException("handler bug (expected in this test)");
@@ -105,5 +105,27 @@ class DeliveryQueueTest {
     q.wake();
     assertTrue(after.await(10, TimeUnit.SECONDS));
     q.stop();
+  }
+
+  @Test
+  void executeQueuesAndWakes() throws Exception {
+    SerialWorker w = new SerialWorker("test-worker-execute");
+    List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch done = new CountDownLatch(200);
+    for (int i = 0; i < 200; i++) {
+      int n = i;
+      w.execute(() -> {
+        seen.add(n);
+        done.countDown();
+      });
+      if (i % 50 == 0) {
+        Thread.sleep(5); // the thread parks in between: each execute must wake it
+      }
+    }
+    assertTrue(done.await(10, TimeUnit.SECONDS), "ran " + seen.size());
+    for (int i = 0; i < 200; i++) {
+      assertEquals(i, seen.get(i));
+    }
+    w.stop();
   }
 }
