@@ -334,6 +334,25 @@ public final class EncodedSet {
     scaleScores(out, n * s);
   }
 
+  /**
+   * Classes {@code a} and {@code b}'s scores of the {@code n} samples at {@code offsets[0..n)} ({@link
+   * #offset}s): {@code out[2k]} and {@code out[2k + 1]} for the one at {@code offsets[k]}, each bit for
+   * bit what {@link #score} gives.
+   */
+  public void scoresOfTwoAt(VectorKernels k, int[] offsets, int n, float[] protos, int s, int a, int b, float[] out) {
+    if (codes == null) {
+      k.dotScoresOfTwoAt(vectors, offsets, n, protos, s, dim, a, b, out);
+      return;
+    }
+    k.dotScoresOfTwoAt(codes, offsets, n, protos, s, dim, a, b, out);
+    scaleScores(out, 2 * n);
+  }
+
+  /** How many samples a perceptron pass scores at a time with {@link #scoresAt} on {@code k}. */
+  public int scoringBlock(VectorKernels k) {
+    return codes != null ? k.codeScoringBlock() : 2;
+  }
+
   /** Class {@code c}'s score of sample {@code i}: {@code H_i · C_c}. */
   public float score(VectorKernels k, int i, float[] protos, int s, int c) {
     return codes == null ? k.dotScore(vectors, i * dim, protos, s, dim, c)

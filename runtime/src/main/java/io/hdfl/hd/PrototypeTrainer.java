@@ -15,13 +15,6 @@ public final class PrototypeTrainer {
     void epochDone(int epoch, int epochs, int mistakes);
   }
 
-  /**
-   * Samples scored at once in a pass (see {@link #epoch}). Two: every mistake has the later samples of
-   * its block rescored for two classes by single-chain kernels, and with blocks of four (the kernels'
-   * tiles of four queries) that rescoring took back what the tiles saved on Fashion-MNIST, where about
-   * one sample in seven is a mistake late in a run and more early on.
-   */
-  static final int BLOCK = 2;
 
   private final VectorKernels kernels;
   private final Similarity similarity;
@@ -68,13 +61,16 @@ public final class PrototypeTrainer {
 
   /**
    * One pass in the given order; returns the number of mistakes (= updates). Samples (float32 or int8,
-   * see {@link EncodedSet#quantize}) are scored a block of {@value #BLOCK} at a time, so the prototypes
-   * are read once for the block (from L2: S × D floats do not fit in L1); when a sample changes two
-   * classes, the later samples of its block have their scores for those two computed again, so the
-   * pass is bit for bit the one-sample-at-a-time perceptron.
+   * see {@link EncodedSet#quantize}) are scored a block at a time ({@link EncodedSet#scoringBlock}: four
+   * int8 samples with 512-bit kernels, else two), so the prototypes are read once for the block (from
+   * L2: S × D floats do not fit in L1); when a sample changes two classes, the later samples of its
+   * block have their scores for those two computed again, together ({@link EncodedSet#scoresOfTwoAt}),
+   * so the pass is bit for bit the one-sample-at-a-time perceptron. (Blocks of four with each later
+   * sample rescored alone, one chain of multiply-adds at a time, took back what the tiles saved: on
+   * Fashion-MNIST about one sample in seven is a mistake late in a run, more early on.)
    */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
-    return epoch(model, set, order, BLOCK);
+    return epoch(model, set, order, set.scoringBlock(kernels));
   }
 
   /** {@link #epoch(ClassPrototypes, EncodedSet, int[])} in blocks of {@code block} samples (tests try others). */
@@ -83,6 +79,8 @@ public final class PrototypeTrainer {
     float[] protos = model.vectors();
     float[] scores = new float[block * s];
     int[] offsets = new int[block];
+    int[] later = new int[block];
+    float[] rescored = new float[2 * block];
     int mistakes = 0;
     for (int k = 0; k < order.length; k += block) {
       int n = Math.min(block, order.length - k);
@@ -98,10 +96,14 @@ public final class PrototypeTrainer {
         }
         mistakes++;
         int truth = set.label(i);
-        for (int later = j + 1; later < n; later++) {
-          int m = order[k + later];
-          scores[later * s + truth] = set.score(kernels, m, protos, s, truth);
-          scores[later * s + pred] = set.score(kernels, m, protos, s, pred);
+        int rest = n - j - 1;
+        if (rest > 0) {
+          System.arraycopy(offsets, j + 1, later, 0, rest);
+          set.scoresOfTwoAt(kernels, later, rest, protos, s, truth, pred, rescored);
+          for (int r = 0; r < rest; r++) {
+            scores[(j + 1 + r) * s + truth] = rescored[2 * r];
+            scores[(j + 1 + r) * s + pred] = rescored[2 * r + 1];
+          }
         }
       }
     }

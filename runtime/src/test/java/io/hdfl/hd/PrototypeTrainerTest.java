@@ -77,8 +77,11 @@ class PrototypeTrainerTest {
           for (int j = 0; j < start.length; j++) {
             start[j] = (float) r.nextGaussian();
           }
+          // the set's own block (four int8 samples with 512-bit kernels, else two), and blocks of two,
+          // three and four: none, one or more later samples rescored after a mistake
+          assertEquals(quantized ? k.codeScoringBlock() : 2, set.scoringBlock(k));
           ClassPrototypes paired = ClassPrototypes.copyOf(s, d, start);
-          // blocks of three and four too: more than one later sample rescored after a mistake
+          ClassPrototypes twos = ClassPrototypes.copyOf(s, d, start);
           ClassPrototypes threes = ClassPrototypes.copyOf(s, d, start);
           ClassPrototypes fours = ClassPrototypes.copyOf(s, d, start);
           ClassPrototypes single = ClassPrototypes.copyOf(s, d, start);
@@ -97,10 +100,12 @@ class PrototypeTrainerTest {
             }
             int mistakes = trainer.epoch(paired, set, order);
             assertEquals(oneAtATime(k, sim, single, set, order), mistakes, "pass " + pass);
+            assertEquals(mistakes, trainer.epoch(twos, set, order, 2), "blocks of 2, pass " + pass);
             assertEquals(mistakes, trainer.epoch(threes, set, order, 3), "blocks of 3, pass " + pass);
             assertEquals(mistakes, trainer.epoch(fours, set, order, 4), "blocks of 4, pass " + pass);
             String at = k.describe() + " " + sim + (quantized ? " int8" : "") + " n=" + n + " s=" + s + " d=" + d + " pass " + pass;
             assertArrayEquals(single.toArray(), paired.toArray(), at);
+            assertArrayEquals(single.toArray(), twos.toArray(), "blocks of 2, " + at);
             assertArrayEquals(single.toArray(), threes.toArray(), "blocks of 3, " + at);
             assertArrayEquals(single.toArray(), fours.toArray(), "blocks of 4, " + at);
             for (int c = 0; c < s; c++) {

@@ -83,6 +83,32 @@ final class KernelArgs {
   }
 
   private static void scoresAt(int queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
+    queriesAt(queries, offsets, n, d);
+    matrix(protos, s, d, "protos");
+    matrix(scores, n, s, "scores");
+  }
+
+  static void scoresOfTwoAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, int a, int b,
+      float[] scores) {
+    scoresOfTwoAt(length(queries, "queries"), offsets, n, protos, s, d, a, b, scores);
+  }
+
+  static void scoresOfTwoAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, int a, int b,
+      float[] scores) {
+    scoresOfTwoAt(length(queries, "queries"), offsets, n, protos, s, d, a, b, scores);
+  }
+
+  private static void scoresOfTwoAt(int queries, int[] offsets, int n, float[] protos, int s, int d, int a, int b,
+      float[] scores) {
+    queriesAt(queries, offsets, n, d);
+    matrix(protos, s, d, "protos");
+    classOf(a, s);
+    classOf(b, s);
+    matrix(scores, n, 2, "scores");
+  }
+
+  /** The {@code n} queries of {@code d} values at {@code offsets[0..n)} lie in an array of {@code queries}. */
+  private static void queriesAt(int queries, int[] offsets, int n, int d) {
     if (offsets == null) {
       throw new NullPointerException("offsets");
     }
@@ -92,8 +118,12 @@ final class KernelArgs {
     for (int k = 0; k < n; k++) {
       matrix(queries, offsets[k], 1, d, "queries");
     }
-    matrix(protos, s, d, "protos");
-    matrix(scores, n, s, "scores");
+  }
+
+  private static void classOf(int c, int s) {
+    if (c < 0 || c >= s) {
+      throw new IndexOutOfBoundsException("class " + c + " outside 0.." + (s - 1));
+    }
   }
 
   static void scoreOf(float[] queries, int qOff, float[] protos, int s, int d, int c) {
@@ -107,8 +137,6 @@ final class KernelArgs {
   private static void scoreOf(int queries, int qOff, float[] protos, int s, int d, int c) {
     matrix(queries, qOff, 1, d, "queries");
     matrix(protos, s, d, "protos");
-    if (c < 0 || c >= s) {
-      throw new IndexOutOfBoundsException("class " + c + " outside 0.." + (s - 1));
-    }
+    classOf(c, s);
   }
 }

@@ -77,12 +77,16 @@ final class KernelPriming {
     }
     float[] scores = new float[5 * s];
     int[] pair = {0, 2 * d};
+    int[] quad = {0, 2 * d, d, 4 * d};
     int[] single = {d};
+    int[] trio = {0, d, 3 * d};
     double sum = 0;
     for (int call = 0; call < BURSTS * CALLS; call++) {
       int cs = call % 2 == 0 ? s : FEWER_CLASSES;
       k.dotScoresAt(codes, pair, 2, protos, cs, d, scores); // a retraining pass's pairs of samples
-      k.dotScoresAt(codes, single, 1, protos, cs, d, scores); // its rescoring after a mistake
+      k.dotScoresAt(codes, quad, 4, protos, cs, d, scores); // its blocks of four (512-bit kernels)
+      k.dotScoresAt(codes, single, 1, protos, cs, d, scores); // a pass's last sample
+      k.dotScoresOfTwoAt(codes, trio, 3, protos, cs, d, call % cs, cs - 1, scores); // rescoring after a mistake
       k.dotScores(codes, 0, 5, protos, cs, d, scores); // an evaluation's tiles of four, and one
       sum += k.dotScore(codes, d, protos, cs, d, call % cs) + scores[call % scores.length];
       k.axpy(call % 2 == 0 ? 1f : -1f, codes, 0, protos, (call % s) * d, d); // bundling, an update

@@ -88,8 +88,8 @@ final class PanamaCodeKernels {
       dot4Quad(q, q0, q1, q2, q3, p, c, d, s, scores, o + c, lanes);
     }
     for (; c + 2 <= s; c += 2) {
-      dot2Pair(q, q0, q1, p, c * d, d, scores, o + c, o + s + c, lanes);
-      dot2Pair(q, q2, q3, p, c * d, d, scores, o + 2 * s + c, o + 3 * s + c, lanes);
+      dot2Pair(q, q0, q1, p, c * d, c * d + d, d, scores, o + c, o + s + c, lanes);
+      dot2Pair(q, q2, q3, p, c * d, c * d + d, d, scores, o + 2 * s + c, o + 3 * s + c, lanes);
     }
     if (c < s) {
       scores[o + c] = dot1(q, q0, p, c * d, d, lanes);
@@ -107,7 +107,7 @@ final class PanamaCodeKernels {
       dot8Pair(q, qa, qb, p, c * d, d, scores, oa + c, ob + c, lanes);
     }
     for (; c + 2 <= s; c += 2) {
-      dot2Pair(q, qa, qb, p, c * d, d, scores, oa + c, ob + c, lanes);
+      dot2Pair(q, qa, qb, p, c * d, c * d + d, d, scores, oa + c, ob + c, lanes);
     }
     if (c < s) {
       scores[oa + c] = dot1(q, qa, p, c * d, d, lanes);
@@ -123,6 +123,19 @@ final class PanamaCodeKernels {
     }
     for (; c < s; c++) {
       scores[o + c] = dot1(q, qo, p, c * d, d, lanes);
+    }
+  }
+
+  /** Classes {@code a} and {@code b} for the queries at {@code offsets[0..n)}: pairs of queries, then one. */
+  static void dotScoresOfTwoAt(byte[] q, int[] offsets, int n, float[] p, int d, int a, int b, float[] scores) {
+    float[] lanes = PanamaVectorKernels.lanes();
+    int k = 0;
+    for (; k + 2 <= n; k += 2) {
+      dot2Pair(q, offsets[k], offsets[k + 1], p, a * d, b * d, d, scores, 2 * k, 2 * k + 2, lanes);
+    }
+    if (k < n) {
+      scores[2 * k] = dot1(q, offsets[k], p, a * d, d, lanes);
+      scores[2 * k + 1] = dot1(q, offsets[k], p, b * d, d, lanes);
     }
   }
 
@@ -242,10 +255,13 @@ final class PanamaCodeKernels {
     }
   }
 
-  /** Two classes from {@code p0} for the queries at {@code qa} and {@code qb}: four independent chains. */
-  private static void dot2Pair(byte[] q, int qa, int qb, float[] p, int p0, int d, float[] out, int oa, int ob,
+  /**
+   * The prototype rows at {@code p0} and {@code p1} (two classes) for the queries at {@code qa} and
+   * {@code qb}, into {@code out[oa], out[oa + 1]} and {@code out[ob], out[ob + 1]}: four independent
+   * chains.
+   */
+  private static void dot2Pair(byte[] q, int qa, int qb, float[] p, int p0, int p1, int d, float[] out, int oa, int ob,
       float[] lanes) {
-    int p1 = p0 + d;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
     int i = 0;
     for (int bound = B.loopBound(d); i < bound; i += STEP) {

@@ -120,6 +120,42 @@ public interface VectorKernels {
    */
   float dotScore(byte[] queries, int qOff, float[] protos, int s, int d, int c);
 
+  /**
+   * Classes {@code a} and {@code b}'s scores of the {@code n} int8 code queries at {@code
+   * offsets[0..n)}: {@code scores[2k]} and {@code scores[2k + 1]} for the one at {@code offsets[k]},
+   * each bit for bit what {@link #dotScore(byte[], int, float[], int, int, int)} gives (a perceptron
+   * pass rescoring the rest of a block after a mistake changed two classes; the Panama kernels score
+   * two queries at a time, four independent chains, where one at a time waits on each multiply-add).
+   */
+  default void dotScoresOfTwoAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, int a, int b,
+      float[] scores) {
+    KernelArgs.scoresOfTwoAt(queries, offsets, n, protos, s, d, a, b, scores);
+    for (int k = 0; k < n; k++) {
+      scores[2 * k] = dotScore(queries, offsets[k], protos, s, d, a);
+      scores[2 * k + 1] = dotScore(queries, offsets[k], protos, s, d, b);
+    }
+  }
+
+  /** {@link #dotScoresOfTwoAt(byte[], int[], int, float[], int, int, int, int, float[])} for float32 queries. */
+  default void dotScoresOfTwoAt(float[] queries, int[] offsets, int n, float[] protos, int s, int d, int a, int b,
+      float[] scores) {
+    KernelArgs.scoresOfTwoAt(queries, offsets, n, protos, s, d, a, b, scores);
+    for (int k = 0; k < n; k++) {
+      scores[2 * k] = dotScore(queries, offsets[k], protos, s, d, a);
+      scores[2 * k + 1] = dotScore(queries, offsets[k], protos, s, d, b);
+    }
+  }
+
+  /**
+   * How many int8 code samples a perceptron pass scores at a time with {@link #dotScoresAt(byte[],
+   * int[], int, float[], int, int, float[])}: where these kernels read each prototype once for four
+   * queries and that pays for the rescoring after a mistake, four; else two. Any block gives the same
+   * scores and the same pass; only the time differs.
+   */
+  default int codeScoringBlock() {
+    return 2;
+  }
+
   /** Index of the largest value (first one on ties); NaN never wins. {@code len >= 1}. */
   int argmax(float[] x, int off, int len);
 

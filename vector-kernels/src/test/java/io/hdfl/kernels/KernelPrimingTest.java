@@ -24,12 +24,12 @@ class KernelPrimingTest {
           Class<?>[] types = m.getParameterTypes();
           boolean codes = java.util.Arrays.asList(types).contains(byte[].class);
           String key = m.getName() + (codes ? "(codes)" : "")
-              + (m.getName().equals("dotScoresAt") ? "[n=" + args[2] + "]" : "")
+              + (m.getName().equals("dotScoresAt") || m.getName().equals("dotScoresOfTwoAt") ? "[n=" + args[2] + "]" : "")
               + (m.getName().equals("dotScores") ? "[nq=" + args[2] + "]" : "");
           int dim = -1;
           int classes = -1;
           switch (m.getName()) {
-            case "dotScoresAt", "dotScores" -> {
+            case "dotScoresAt", "dotScores", "dotScoresOfTwoAt" -> {
               classes = (int) args[4];
               dim = (int) args[5];
             }
@@ -62,11 +62,13 @@ class KernelPrimingTest {
     }
     // every scoring call half the time with a one-class tail (15 = 8+4+2+1, 4+4+4+2+1) and half without
     // (10 = 8+2, 4+4+2), so C2 sees both ways through the tiles
-    int scoring = 4 * KernelPriming.BURSTS * KernelPriming.CALLS;
+    int scoring = 6 * KernelPriming.BURSTS * KernelPriming.CALLS;
     assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.FEWER_CLASSES, scoring / 2), perClasses);
     int n = KernelPriming.BURSTS * KernelPriming.CALLS;
-    // the pairs of a retraining pass, the single rescoring, an evaluation's tiles, one score, an update
+    // a retraining pass's pairs, blocks of four and last sample, its rescoring after a mistake, an
+    // evaluation's tiles, one score, an update
     assertEquals(Map.of("axpy(codes)", n, "dotScore(codes)", n, "dotScores(codes)[nq=5]", n,
-        "dotScoresAt(codes)[n=1]", n, "dotScoresAt(codes)[n=2]", n), count);
+        "dotScoresAt(codes)[n=1]", n, "dotScoresAt(codes)[n=2]", n, "dotScoresAt(codes)[n=4]", n,
+        "dotScoresOfTwoAt(codes)[n=3]", n), count);
   }
 }

@@ -119,6 +119,11 @@ class VectorKernelsEquivalenceTest {
             public float one(int off, int c) {
               return k.dotScore(q, off, p, s, d, c);
             }
+
+            @Override
+            public void ofTwo(int[] offsets, int n, int a, int b, float[] out) {
+              k.dotScoresOfTwoAt(q, offsets, n, p, s, d, a, b, out);
+            }
           });
         }
       }
@@ -146,6 +151,8 @@ class VectorKernelsEquivalenceTest {
     void alone(int off, float[] out);
 
     float one(int off, int c);
+
+    void ofTwo(int[] offsets, int n, int a, int b, float[] out);
   }
 
   /**
@@ -169,7 +176,29 @@ class VectorKernelsEquivalenceTest {
         }
       }
     }
+    // two classes of each query of a block (a perceptron pass's rescoring), in either order or the same
+    int[][] classPairs = {{0, s - 1}, {s - 1, 0}, {s / 2, s / 2}, {s > 2 ? 1 : 0, s > 2 ? s - 2 : s - 1}};
+    for (int[] ab : classPairs) {
+      for (int n = 0; n <= starts.length; n++) {
+        float[] two = new float[2 * n + 1];
+        two[2 * n] = 42f;
+        k.ofTwo(starts, n, ab[0], ab[1], two);
+        for (int j = 0; j < n; j++) {
+          String at = who + " d=" + d + " s=" + s + " two classes " + ab[0] + "," + ab[1] + " of " + n + ", query "
+              + starts[j];
+          assertEquals(Float.floatToRawIntBits(k.one(starts[j], ab[0])), Float.floatToRawIntBits(two[2 * j]), at);
+          assertEquals(Float.floatToRawIntBits(k.one(starts[j], ab[1])), Float.floatToRawIntBits(two[2 * j + 1]), at);
+        }
+        assertEquals(42f, two[2 * n], "written past 2n");
+      }
+    }
     int past = 2 * d + 2;
+    assertThrows(IndexOutOfBoundsException.class, () -> k.ofTwo(new int[] {0, past}, 2, 0, 0, new float[4]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.ofTwo(new int[] {0, d}, 2, 0, s, new float[4]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.ofTwo(new int[] {0, d}, 2, -1, 0, new float[4]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.ofTwo(new int[] {0, d}, 2, 0, 0, new float[3]));
+    assertThrows(IndexOutOfBoundsException.class, () -> k.ofTwo(new int[] {0, d}, 3, 0, 0, new float[6]));
+    assertThrows(NullPointerException.class, () -> k.ofTwo(null, 0, 0, 0, new float[2]));
     assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, past}, 2, new float[2 * s]));
     assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, -1}, 2, new float[2 * s]));
     assertThrows(IndexOutOfBoundsException.class, () -> k.at(new int[] {0, d}, 2, new float[2 * s - 1]));
@@ -247,6 +276,11 @@ class VectorKernelsEquivalenceTest {
             @Override
             public float one(int off, int c) {
               return k.dotScore(q, off, p, s, d, c);
+            }
+
+            @Override
+            public void ofTwo(int[] offsets, int n, int a, int b, float[] out) {
+              k.dotScoresOfTwoAt(q, offsets, n, p, s, d, a, b, out);
             }
           });
         }
