@@ -15,7 +15,6 @@ public final class PrototypeTrainer {
     void epochDone(int epoch, int epochs, int mistakes);
   }
 
-
   private final VectorKernels kernels;
   private final Similarity similarity;
 
