@@ -77,10 +77,10 @@ public record LedgerEntry(
   /** Most contributors of one aggregate (keeps a line under {@link LedgerReader#MAX_LINE_BYTES}). */
   public static final int MAX_CONTRIBUTORS = 900;
 
-  /** What a peer or federation id must match ({@link #isValidId} checks it without a matcher). */
-  public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-  /** Longest id {@link #ID} allows. */
+  /** Longest peer or federation id. */
   static final int MAX_ID = 64;
+  /** What a peer or federation id must match ({@link #isValidId} checks it without a matcher). */
+  public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0," + (MAX_ID - 1) + "}");
 
   public LedgerEntry {
     contributors = List.copyOf(contributors);

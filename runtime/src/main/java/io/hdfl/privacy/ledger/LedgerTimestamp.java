@@ -16,6 +16,10 @@ final class LedgerTimestamp {
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
   /** Characters of a timestamp in years 0000-9999 (where {@link LedgerCodec#prevHashAt} looks first). */
   static final int LENGTH = 24;
+  /** What {@link #isValid} accepts up to the seconds, a {@code d} for each ASCII digit. */
+  private static final String SHAPE = "dddd-dd-ddTdd:dd:dd";
+  /** Most digits of a fraction of a second {@link #isValid} accepts (nanoseconds). */
+  private static final int MAX_FRACTION_DIGITS = 9;
 
   private LedgerTimestamp() {}
 
@@ -26,25 +30,26 @@ final class LedgerTimestamp {
    * the timestamp it signs.
    */
   static boolean isValid(String text) {
-    if (text == null || text.length() < 20 || text.length() > 30 || text.charAt(text.length() - 1) != 'Z') {
+    int seconds = SHAPE.length(); // where the fraction or the Z starts
+    if (text == null || text.length() < seconds + 1 || text.length() > seconds + 2 + MAX_FRACTION_DIGITS
+        || text.charAt(text.length() - 1) != 'Z') {
       return false;
     }
-    String shape = "dddd-dd-ddTdd:dd:dd";
-    for (int i = 0; i < shape.length(); i++) {
-      char want = shape.charAt(i);
+    for (int i = 0; i < seconds; i++) {
+      char want = SHAPE.charAt(i);
       char c = text.charAt(i);
       if (want == 'd' ? c < '0' || c > '9' : c != want) {
         return false;
       }
     }
     int end = text.length() - 1;
-    if (end == shape.length()) {
+    if (end == seconds) {
       return true; // no fraction
     }
-    if (text.charAt(shape.length()) != '.' || end == shape.length() + 1) {
+    if (text.charAt(seconds) != '.' || end == seconds + 1) {
       return false;
     }
-    for (int i = shape.length() + 1; i < end; i++) {
+    for (int i = seconds + 1; i < end; i++) {
       char c = text.charAt(i);
       if (c < '0' || c > '9') {
         return false;
