@@ -11,6 +11,7 @@ import io.hdfl.privacy.noise.NoiseDraw;
 import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoiseDecision;
 import io.hdfl.privacy.schedule.NoisePolicy;
+import io.hdfl.privacy.schedule.ScheduleMode;
 
 /**
  * One peer's update of a model, the same for a ring peer and a star client: learn from local
@@ -68,5 +69,16 @@ final class LocalUpdate {
         d.samplesTotal(), d.required(), d.presentBefore(), d.added(), d.presentAfter(), source, d.reason()),
         prevHash);
     return new Outcome(d, draw, line);
+  }
+
+  /**
+   * Draws ahead the randomness of this peer's next noise, for a model of {@code values} values, while
+   * it waits for its next turn ({@link io.hdfl.privacy.noise.NoiseSource#prepare}); nothing without
+   * privacy.
+   */
+  void prepareNext(int values) {
+    if (policy.mode() != ScheduleMode.NONE) {
+      ctx.noise().prepare(values);
+    }
   }
 }

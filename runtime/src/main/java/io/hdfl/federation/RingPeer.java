@@ -251,6 +251,13 @@ public final class RingPeer implements AutoCloseable {
         }
       }
     }));
+    // the randomness of this peer's first noise, drawn while it waits for its first turn
+    worker.execute(() -> {
+      EncodedSet local = data();
+      if (local != null) {
+        update.prepareNext(local.classes() * ctx.settings().encoder().dim());
+      }
+    });
   }
 
   /** Starts round 1 from an empty model (called on the first peer only). */
@@ -398,6 +405,9 @@ public final class RingPeer implements AutoCloseable {
         (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
+    if (round < ctx.settings().rounds()) {
+      update.prepareNext(model.vectors().length); // off the ring's critical path: the next peer trains now
+    }
   }
 
   /**

@@ -231,6 +231,9 @@ public final class StarClient implements AutoCloseable {
         (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
+    if (round < s.rounds()) {
+      update.prepareNext(model.vectors().length); // while the aggregator waits for the round's updates
+    }
   }
 
   /** Sends the update of the last round answered again, if due (a client whose data source failed has none). */

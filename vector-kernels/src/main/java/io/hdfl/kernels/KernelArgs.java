@@ -22,12 +22,26 @@ final class KernelArgs {
     return a.length;
   }
 
+  private static int length(double[] a, String name) {
+    if (a == null) {
+      throw new NullPointerException(name);
+    }
+    return a.length;
+  }
+
   static void range(float[] a, int off, int len, String name) {
     range(length(a, name), off, len, name);
   }
 
   static void range(byte[] a, int off, int len, String name) {
     range(length(a, name), off, len, name);
+  }
+
+  /** The three Box–Muller factor arrays each hold {@code pairs} values from {@code at}. */
+  static void gaussianFactors(double[] radius, double[] cos, double[] sin, int at, int pairs) {
+    range(length(radius, "radius"), at, pairs, "radius");
+    range(length(cos, "cos"), at, pairs, "cos");
+    range(length(sin, "sin"), at, pairs, "sin");
   }
 
   private static void range(int length, int off, int len, String name) {

@@ -80,6 +80,13 @@ final class KernelPriming {
     int[] quad = {0, 2 * d, d, 4 * d};
     int[] single = {d};
     int[] trio = {0, d, 3 * d};
+    // noise drawn ahead: one whole block of pairs, or one and a partial block whose pairs end in a tail
+    int noiseValues = 2 * VectorKernels.GAUSSIAN_BLOCK_PAIRS;
+    int oddNoiseValues = noiseValues + 34;
+    double[] radius = new double[VectorKernels.gaussianPairs(oddNoiseValues)];
+    double[] cos = new double[radius.length];
+    double[] sin = new double[radius.length];
+    float[] noise = new float[oddNoiseValues];
     double sum = 0;
     for (int call = 0; call < BURSTS * CALLS; call++) {
       int cs = call % 2 == 0 ? s : FEWER_CLASSES;
@@ -90,6 +97,9 @@ final class KernelPriming {
       k.dotScores(codes, 0, 5, protos, cs, d, scores); // an evaluation's tiles of four, and one
       sum += k.dotScore(codes, d, protos, cs, d, call % cs) + scores[call % scores.length];
       k.axpy(call % 2 == 0 ? 1f : -1f, codes, 0, protos, (call % s) * d, d); // bundling, an update
+      int values = call % 2 == 0 ? noiseValues : oddNoiseValues;
+      k.gaussianFactors(values, radius, cos, sin, 0, rng); // a peer's noise, drawn ahead
+      k.addGaussian(noise, 0, values, 1.0, radius, cos, sin, 0); // and added at its turn
       if (pauseMillis > 0 && (call + 1) % CALLS == 0) {
         try {
           Thread.sleep(pauseMillis);

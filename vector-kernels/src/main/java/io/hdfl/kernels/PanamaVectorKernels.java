@@ -6,6 +6,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -16,6 +17,9 @@ import jdk.incubator.vector.VectorSpecies;
 final class PanamaVectorKernels implements VectorKernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
   private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
+  /** Floats as many as {@link #DS} has lanes: what a vector of doubles converts to. */
+  private static final VectorSpecies<Float> FH =
+      VectorSpecies.of(float.class, VectorShape.forBitSize(DS.vectorBitSize() / 2));
   private static final int L = F.length();
 
   // GEMM register tile: MR rows x NR vectors of C live in registers; B is packed in panels of W columns.
@@ -681,44 +685,103 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public void fillGaussian(float[] dst, int off, int len, double sigma, RandomGenerator rng) {
     KernelArgs.range(dst, off, len, "dst");
-    final int pairs = GAUSSIAN_BLOCK_PAIRS;
-    double[] u1 = new double[pairs];
-    double[] u2 = new double[pairs];
-    double[] cosPart = new double[pairs];
-    double[] sinPart = new double[pairs];
-    int dl = DS.length();
+    double[] radius = new double[GAUSSIAN_BLOCK_PAIRS];
+    double[] cos = new double[GAUSSIAN_BLOCK_PAIRS];
+    double[] sin = new double[GAUSSIAN_BLOCK_PAIRS];
     for (int done = 0; done < len; ) {
-      int outs = Math.min(len - done, 2 * pairs);
-      int m = (outs + 1) / 2;
-      for (int p = 0; p < m; p++) {
-        u1[p] = BoxMuller.openUniform(rng.nextLong());
-        u2[p] = BoxMuller.uniform(rng.nextLong());
-      }
-      int p = 0;
-      for (int bound = DS.loopBound(m); p < bound; p += dl) {
-        DoubleVector r = DoubleVector.fromArray(DS, u1, p)
-            .lanewise(VectorOperators.LOG)
-            .mul(-2.0)
-            .lanewise(VectorOperators.SQRT)
-            .mul(sigma);
-        DoubleVector theta = DoubleVector.fromArray(DS, u2, p).mul(BoxMuller.TWO_PI);
-        r.mul(theta.lanewise(VectorOperators.COS)).intoArray(cosPart, p);
-        r.mul(theta.lanewise(VectorOperators.SIN)).intoArray(sinPart, p);
-      }
-      for (; p < m; p++) {
-        double r = Math.sqrt(-2.0 * Math.log(u1[p])) * sigma;
-        double theta = BoxMuller.TWO_PI * u2[p];
-        cosPart[p] = r * Math.cos(theta);
-        sinPart[p] = r * Math.sin(theta);
-      }
-      int base = off + done;
-      for (p = 0; p < m; p++) {
-        dst[base + p] = (float) cosPart[p];
-      }
-      for (p = 0; m + p < outs; p++) {
-        dst[base + m + p] = (float) sinPart[p];
-      }
+      int outs = Math.min(len - done, 2 * GAUSSIAN_BLOCK_PAIRS);
+      blockFactors((outs + 1) / 2, radius, cos, sin, 0, rng);
+      layBlock(dst, off + done, outs, sigma, radius, cos, sin, 0, false);
       done += outs;
+    }
+  }
+
+  @Override
+  public int gaussianFactors(int len, double[] radius, double[] cos, double[] sin, int at, RandomGenerator rng) {
+    int pairs = VectorKernels.gaussianPairs(len);
+    KernelArgs.gaussianFactors(radius, cos, sin, at, pairs);
+    int j = at;
+    for (int done = 0; done < len; ) {
+      int outs = Math.min(len - done, 2 * GAUSSIAN_BLOCK_PAIRS);
+      int m = (outs + 1) / 2;
+      blockFactors(m, radius, cos, sin, j, rng);
+      j += m;
+      done += outs;
+    }
+    return pairs;
+  }
+
+  @Override
+  public void addGaussian(float[] dst, int off, int len, double sigma, double[] radius, double[] cos, double[] sin,
+      int at) {
+    KernelArgs.range(dst, off, len, "dst");
+    KernelArgs.gaussianFactors(radius, cos, sin, at, VectorKernels.gaussianPairs(len));
+    int j = at;
+    for (int done = 0; done < len; ) {
+      int outs = Math.min(len - done, 2 * GAUSSIAN_BLOCK_PAIRS);
+      layBlock(dst, off + done, outs, sigma, radius, cos, sin, j, true);
+      j += (outs + 1) / 2;
+      done += outs;
+    }
+  }
+
+  /**
+   * One block's {@code m} pairs from {@code rng} as factors at {@code at}: the uniforms are drawn into
+   * {@code radius} (u1) and {@code sin} (u2), then transformed in place, whole vectors first (the
+   * blocks of {@link #fillGaussian} and {@link #gaussianFactors} split alike, so their lanes agree).
+   */
+  private static void blockFactors(int m, double[] radius, double[] cos, double[] sin, int at, RandomGenerator rng) {
+    for (int p = at; p < at + m; p++) {
+      radius[p] = BoxMuller.openUniform(rng.nextLong());
+      sin[p] = BoxMuller.uniform(rng.nextLong());
+    }
+    int p = 0;
+    for (int bound = DS.loopBound(m); p < bound; p += DS.length()) {
+      DoubleVector theta = DoubleVector.fromArray(DS, sin, at + p).mul(BoxMuller.TWO_PI);
+      DoubleVector.fromArray(DS, radius, at + p)
+          .lanewise(VectorOperators.LOG)
+          .mul(-2.0)
+          .lanewise(VectorOperators.SQRT)
+          .intoArray(radius, at + p);
+      theta.lanewise(VectorOperators.COS).intoArray(cos, at + p);
+      theta.lanewise(VectorOperators.SIN).intoArray(sin, at + p);
+    }
+    for (; p < m; p++) {
+      double theta = BoxMuller.TWO_PI * sin[at + p];
+      radius[at + p] = Math.sqrt(-2.0 * Math.log(radius[at + p]));
+      cos[at + p] = Math.cos(theta);
+      sin[at + p] = Math.sin(theta);
+    }
+  }
+
+  /**
+   * Writes (or adds, when {@code add}) one block of {@code outs} Gaussian values at {@code dst[base..]}
+   * from the factors at {@code at}: {@code (float) (radius·σ·cos)} for the block's first {@code m =
+   * ⌈outs/2⌉} positions, then the sine halves for the rest.
+   */
+  private static void layBlock(float[] dst, int base, int outs, double sigma, double[] radius, double[] cos,
+      double[] sin, int at, boolean add) {
+    int m = (outs + 1) / 2;
+    laySegment(dst, base, m, sigma, radius, cos, at, add);
+    laySegment(dst, base + m, outs - m, sigma, radius, sin, at, add);
+  }
+
+  private static void laySegment(float[] dst, int base, int n, double sigma, double[] radius, double[] trig, int at,
+      boolean add) {
+    int p = 0;
+    for (int bound = DS.loopBound(n); p < bound; p += DS.length()) {
+      FloatVector v = (FloatVector) DoubleVector.fromArray(DS, radius, at + p)
+          .mul(sigma)
+          .mul(DoubleVector.fromArray(DS, trig, at + p))
+          .convertShape(VectorOperators.D2F, FH, 0);
+      if (add) {
+        v = FloatVector.fromArray(FH, dst, base + p).add(v);
+      }
+      v.intoArray(dst, base + p);
+    }
+    for (; p < n; p++) {
+      float v = (float) (radius[at + p] * sigma * trig[at + p]);
+      dst[base + p] = add ? dst[base + p] + v : v;
     }
   }
 }

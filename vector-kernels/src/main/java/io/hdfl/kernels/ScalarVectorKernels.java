@@ -243,4 +243,41 @@ public final class ScalarVectorKernels implements VectorKernels {
       done += outs;
     }
   }
+
+  @Override
+  public int gaussianFactors(int len, double[] radius, double[] cos, double[] sin, int at, RandomGenerator rng) {
+    int pairs = VectorKernels.gaussianPairs(len);
+    KernelArgs.gaussianFactors(radius, cos, sin, at, pairs);
+    for (int j = at; j < at + pairs; j++) {
+      double u1 = BoxMuller.openUniform(rng.nextLong());
+      double u2 = BoxMuller.uniform(rng.nextLong());
+      double theta = BoxMuller.TWO_PI * u2;
+      radius[j] = Math.sqrt(-2.0 * Math.log(u1));
+      cos[j] = Math.cos(theta);
+      sin[j] = Math.sin(theta);
+    }
+    return pairs;
+  }
+
+  @Override
+  public void addGaussian(float[] dst, int off, int len, double sigma, double[] radius, double[] cos, double[] sin,
+      int at) {
+    KernelArgs.range(dst, off, len, "dst");
+    KernelArgs.gaussianFactors(radius, cos, sin, at, VectorKernels.gaussianPairs(len));
+    int j = at;
+    for (int done = 0; done < len; ) {
+      int outs = Math.min(len - done, 2 * GAUSSIAN_BLOCK_PAIRS);
+      int m = (outs + 1) / 2;
+      int base = off + done;
+      for (int p = 0; p < m; p++) {
+        double r = radius[j + p] * sigma;
+        dst[base + p] += (float) (r * cos[j + p]);
+        if (m + p < outs) {
+          dst[base + m + p] += (float) (r * sin[j + p]);
+        }
+      }
+      j += m;
+      done += outs;
+    }
+  }
 }

@@ -169,6 +169,34 @@ public interface VectorKernels {
    */
   void fillGaussian(float[] dst, int off, int len, double sigma, RandomGenerator rng);
 
+  /**
+   * The σ-free part of {@link #fillGaussian}{@code (·, ·, len, σ, rng)}, drawn ahead of knowing σ: the
+   * same {@link #gaussianPairs}{@code (len)} pairs from {@code rng}, each stored as {@code radius[at + j]
+   * = sqrt(-2 ln u1)}, {@code cos[at + j] = cos(2πu2)}, {@code sin[at + j] = sin(2πu2)}, computed as
+   * {@code fillGaussian} computes them. {@link #addGaussian} then adds what {@code fillGaussian} would
+   * have written.
+   *
+   * @return the number of pairs stored, {@code gaussianPairs(len)}
+   */
+  int gaussianFactors(int len, double[] radius, double[] cos, double[] sin, int at, RandomGenerator rng);
+
+  /**
+   * Adds to {@code dst[off..off+len)} the values {@link #fillGaussian} with {@code len} and {@code
+   * sigma} writes, from the factors {@link #gaussianFactors}{@code (len, …, at, …)} stored: bit for bit
+   * the result of that fill into a scratch array followed by {@code axpy(1, scratch, dst)} (each value
+   * {@code (float) (radius·σ·trig)}, in that order, then one float addition).
+   */
+  void addGaussian(float[] dst, int off, int len, double sigma, double[] radius, double[] cos, double[] sin, int at);
+
+  /** The Box–Muller pairs {@link #fillGaussian} draws for {@code len} values (two longs each). */
+  static int gaussianPairs(int len) {
+    if (len < 0) {
+      throw new IllegalArgumentException("len must be >= 0, got " + len);
+    }
+    int block = 2 * GAUSSIAN_BLOCK_PAIRS;
+    return len / block * GAUSSIAN_BLOCK_PAIRS + (len % block + 1) / 2;
+  }
+
   /** Pairs per block in {@link #fillGaussian}. */
   int GAUSSIAN_BLOCK_PAIRS = 64;
 }

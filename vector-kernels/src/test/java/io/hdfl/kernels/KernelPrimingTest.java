@@ -12,8 +12,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class KernelPrimingTest {
-  /** One call: the entry point and its argument types, and the D and S it was given. */
-  private record Call(String method, int dim, int classes) {}
+  /** One call: the entry point and its argument types, and the D and S (or noise values) it was given. */
+  private record Call(String method, int dim, int classes, int noiseValues) {}
 
   @Test
   void everyHopEntryPointIsCalledOftenOnOneLoopIterationOfDimensions() {
@@ -28,6 +28,7 @@ class KernelPrimingTest {
               + (m.getName().equals("dotScores") ? "[nq=" + args[2] + "]" : "");
           int dim = -1;
           int classes = -1;
+          int noiseValues = -1;
           switch (m.getName()) {
             case "dotScoresAt", "dotScores", "dotScoresOfTwoAt" -> {
               classes = (int) args[4];
@@ -38,9 +39,14 @@ class KernelPrimingTest {
               dim = (int) args[4];
             }
             case "axpy" -> dim = (int) args[5];
+            case "gaussianFactors" -> noiseValues = (int) args[0];
+            case "addGaussian" -> noiseValues = (int) args[2];
             default -> { }
           }
-          calls.add(new Call(key, dim, classes));
+          if (noiseValues >= 0) {
+            key += "[values=" + noiseValues + "]";
+          }
+          calls.add(new Call(key, dim, classes, noiseValues));
           try {
             return m.invoke(panama, args);
           } catch (InvocationTargetException e) {
@@ -55,6 +61,9 @@ class KernelPrimingTest {
     Map<Integer, Integer> perClasses = new TreeMap<>();
     for (Call c : calls) {
       count.merge(c.method(), 1, Integer::sum);
+      if (c.noiseValues() >= 0) {
+        continue; // the noise kernels' loops run over a block's pairs: at most two blocks a call
+      }
       assertEquals(PanamaCodeKernels.STEP, c.dim(), c + ": one iteration of the loop over the dimensions");
       if (c.classes() >= 0) {
         perClasses.merge(c.classes(), 1, Integer::sum);
@@ -66,9 +75,13 @@ class KernelPrimingTest {
     assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.FEWER_CLASSES, scoring / 2), perClasses);
     int n = KernelPriming.BURSTS * KernelPriming.CALLS;
     // a retraining pass's pairs, blocks of four and last sample, its rescoring after a mistake, an
-    // evaluation's tiles, one score, an update
-    assertEquals(Map.of("axpy(codes)", n, "dotScore(codes)", n, "dotScores(codes)[nq=5]", n,
-        "dotScoresAt(codes)[n=1]", n, "dotScoresAt(codes)[n=2]", n, "dotScoresAt(codes)[n=4]", n,
-        "dotScoresOfTwoAt(codes)[n=3]", n), count);
+    // evaluation's tiles, one score, an update; noise drawn ahead and added, over one whole block and
+    // over a block and a part whose pairs end in a scalar tail (17 pairs: two vectors of 8 and one)
+    Map<String, Integer> expected = new TreeMap<>(Map.of("axpy(codes)", n, "dotScore(codes)", n,
+        "dotScores(codes)[nq=5]", n, "dotScoresAt(codes)[n=1]", n, "dotScoresAt(codes)[n=2]", n,
+        "dotScoresAt(codes)[n=4]", n, "dotScoresOfTwoAt(codes)[n=3]", n));
+    expected.putAll(Map.of("gaussianFactors[values=128]", n / 2, "gaussianFactors[values=162]", n / 2,
+        "addGaussian[values=128]", n / 2, "addGaussian[values=162]", n / 2));
+    assertEquals(expected, count);
   }
 }

@@ -41,6 +41,15 @@ public interface NoiseSource {
   NoiseDraw add(float[] model, int off, int len, double variance);
 
   /**
+   * Draws ahead what the next {@link #add} of {@code len} values needs before its variance is known, so
+   * that the add itself only scales and adds. A ring peer calls it after handing its model on, while it
+   * waits for its next turn: the draws then cost the next peer's critical path nothing. The noise added
+   * is unchanged, bit for bit, and {@link #position()} does not count what was drawn ahead. A no-op by
+   * default, for a source that cannot draw ahead.
+   */
+  default void prepare(int len) {}
+
+  /**
    * How far this source's random stream has advanced, for a checkpoint from which a restarted peer
    * continues the same stream ({@link SeededNoiseSource}); -1 for a source whose stream cannot and
    * must not be resumed (a CSPRNG: a restarted peer draws fresh noise).

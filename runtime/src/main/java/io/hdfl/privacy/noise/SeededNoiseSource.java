@@ -16,6 +16,11 @@ import java.util.SplittableRandom;
  * the chunking. Same seed, same kernels, same sequence of calls → bit-identical results on the same
  * JDK and CPU (the kernels use {@link Math#log}/{@code cos}, whose last bit the Java specification
  * lets vary across platforms). The scalar and Panama kernels consume the generator identically.
+ *
+ * <p>{@link #prepare} draws the next add's Box–Muller factors ahead ({@link
+ * VectorKernels#gaussianFactors}: the logarithms, square roots and sines, about nine tenths of the
+ * work), so that add only multiplies by σ and adds ({@link VectorKernels#addGaussian}), with the same
+ * bits as without it.
  */
 public final class SeededNoiseSource implements NoiseSource {
   /** {@link #name()}. */
@@ -23,10 +28,22 @@ public final class SeededNoiseSource implements NoiseSource {
   /** Scratch size, a multiple of one {@code fillGaussian} block (2 · {@link VectorKernels#GAUSSIAN_BLOCK_PAIRS}). */
   static final int CHUNK = 64 * 2 * VectorKernels.GAUSSIAN_BLOCK_PAIRS;
 
+  /**
+   * The largest add {@link #prepare} draws ahead for: 2^15 values, whose factors take 384 KB (three
+   * doubles per pair, 12 bytes a value; 240 KB for a 10 × 2000 model), held by every peer of a
+   * simulation between its turns. A larger model's add draws as it goes.
+   */
+  static final int MAX_AHEAD = 1 << 15;
+
   private final long seed;
   private final VectorKernels kernels;
-  private final CountingGenerator rng;
+  private CountingGenerator rng;
   private final float[] scratch = new float[CHUNK];
+  /** Factors drawn ahead for an add of {@link #aheadLength} values (-1: none). */
+  private double[] radius;
+  private double[] cos;
+  private double[] sin;
+  private int aheadLength = -1;
 
   /** A source whose noise is determined by {@code seed}, generated with {@code kernels}. */
   public SeededNoiseSource(long seed, VectorKernels kernels) {
@@ -49,10 +66,7 @@ public final class SeededNoiseSource implements NoiseSource {
     }
     this.seed = seed;
     this.kernels = kernels;
-    this.rng = new CountingGenerator(new SplittableRandom(seed));
-    for (long i = 0; i < position; i++) {
-      rng.nextLong();
-    }
+    this.rng = CountingGenerator.at(seed, position);
   }
 
   @Override
@@ -76,10 +90,29 @@ public final class SeededNoiseSource implements NoiseSource {
     return seed;
   }
 
-  /** The number of 64-bit values drawn from the seeded stream so far. */
+  /** The number of 64-bit values of the seeded stream used so far (not those drawn ahead). */
   @Override
   public synchronized long position() {
-    return rng.count;
+    return aheadLength < 0 ? rng.count : rng.count - 2L * VectorKernels.gaussianPairs(aheadLength);
+  }
+
+  /**
+   * Draws the factors of an add of {@code len} values ahead, unless some are drawn already or {@code
+   * len} is over {@link #MAX_AHEAD}.
+   */
+  @Override
+  public synchronized void prepare(int len) {
+    if (len <= 0 || len > MAX_AHEAD || aheadLength >= 0) {
+      return;
+    }
+    int pairs = VectorKernels.gaussianPairs(len);
+    if (radius == null || radius.length < pairs) {
+      radius = new double[pairs];
+      cos = new double[pairs];
+      sin = new double[pairs];
+    }
+    kernels.gaussianFactors(len, radius, cos, sin, 0, rng);
+    aheadLength = len;
   }
 
   @Override
@@ -90,10 +123,21 @@ public final class SeededNoiseSource implements NoiseSource {
     }
     NoiseArgs.requireFinite(model, off, len);
     double sigma = Math.sqrt(variance);
-    for (int done = 0; done < len; done += CHUNK) {
-      int n = Math.min(CHUNK, len - done);
-      kernels.fillGaussian(scratch, 0, n, sigma, rng);
-      kernels.axpy(1f, scratch, 0, model, off + done, n);
+    if (aheadLength == len) {
+      kernels.addGaussian(model, off, len, sigma, radius, cos, sin, 0);
+      aheadLength = -1;
+    } else {
+      if (aheadLength >= 0) {
+        // drawn ahead for another length, whose blocks split the pairs differently: restart the stream
+        // where this add begins (about a nanosecond per value used so far; prepare and add normally agree)
+        rng = CountingGenerator.at(seed, position());
+        aheadLength = -1;
+      }
+      for (int done = 0; done < len; done += CHUNK) {
+        int n = Math.min(CHUNK, len - done);
+        kernels.fillGaussian(scratch, 0, n, sigma, rng);
+        kernels.axpy(1f, scratch, 0, model, off + done, n);
+      }
     }
     // Box–Muller in double rounded once to float: the variance is σ² up to a relative 2^-48 or so.
     return new NoiseDraw(NAME, variance, variance, variance, 0, len, 0);
@@ -106,6 +150,15 @@ public final class SeededNoiseSource implements NoiseSource {
 
     CountingGenerator(SplittableRandom inner) {
       this.inner = inner;
+    }
+
+    /** The stream of {@code seed} after {@code position} values. */
+    static CountingGenerator at(long seed, long position) {
+      CountingGenerator g = new CountingGenerator(new SplittableRandom(seed));
+      for (long i = 0; i < position; i++) {
+        g.nextLong();
+      }
+      return g;
     }
 
     @Override

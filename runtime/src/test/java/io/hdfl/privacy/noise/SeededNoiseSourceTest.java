@@ -121,6 +121,57 @@ class SeededNoiseSourceTest {
     assertEquals(-1, new SecureNoiseSource().position(), "a CSPRNG is never resumed");
   }
 
+  /** {@link #run} with the next add drawn ahead before every call (for its length, or another one). */
+  private static float[] runPrepared(SeededNoiseSource s, int lengthChange) {
+    float[] model = new float[3 * SeededNoiseSource.CHUNK + 77];
+    for (int i = 0; i < model.length; i++) {
+      model[i] = (i % 13) - 6.25f;
+    }
+    s.prepare(model.length + lengthChange);
+    s.add(model, 2.0);
+    s.prepare(1000 + lengthChange);
+    s.add(model, 5, 1000, 0.25);
+    s.prepare(model.length + lengthChange);
+    s.add(model, 0.0); // keeps what was drawn ahead for the next add
+    s.add(model, 17, model.length - 17, 1e6);
+    return model;
+  }
+
+  @Test
+  void noiseDrawnAheadIsTheNoiseDrawnAtTheAdd() {
+    for (VectorKernels k : kernels()) {
+      float[] plain = run(new SeededNoiseSource(99, k));
+      assertArrayEquals(plain, runPrepared(new SeededNoiseSource(99, k), 0), k.name() + ", prepared for each add");
+      // drawn ahead for another length: the add restarts the stream where it stands, and nothing changes
+      assertArrayEquals(plain, runPrepared(new SeededNoiseSource(99, k), 1), k.name() + ", prepared one value longer");
+      assertArrayEquals(plain, runPrepared(new SeededNoiseSource(99, k), -128), k.name() + ", a block shorter");
+    }
+  }
+
+  @Test
+  void drawingAheadDoesNotMoveThePositionAndAResumedSourceContinuesTheSameStream() {
+    for (VectorKernels k : kernels()) {
+      SeededNoiseSource s = new SeededNoiseSource(7, k);
+      s.add(new float[1000], 2.0);
+      long position = s.position();
+      s.prepare(20_000);
+      assertEquals(position, s.position(), "drawn ahead is not used");
+      s.prepare(300); // already drawn ahead: a no-op
+      assertEquals(position, s.position());
+      // a checkpoint taken now resumes exactly where the prepared add would have begun
+      float[] next = new float[20_000];
+      s.add(next, 3.0);
+      float[] resumed = new float[20_000];
+      new SeededNoiseSource(7, k, position).add(resumed, 3.0);
+      assertArrayEquals(next, resumed, k.name());
+      assertEquals(position + 2L * VectorKernels.gaussianPairs(20_000), s.position());
+      // longer than MAX_AHEAD, or nothing: not drawn ahead
+      s.prepare(SeededNoiseSource.MAX_AHEAD + 1);
+      s.prepare(0);
+      assertEquals(position + 2L * VectorKernels.gaussianPairs(20_000), s.position());
+    }
+  }
+
   @Test
   void validatesInputs() {
     NoiseSourceChecks.rejectsBadArguments(new SeededNoiseSource(1, VectorKernelsProvider.scalar()));
