@@ -74,11 +74,25 @@ final class LocalUpdate {
   /**
    * Draws ahead the randomness of this peer's next noise, for a model of {@code values} values, while
    * it waits for its next turn ({@link io.hdfl.privacy.noise.NoiseSource#prepare}); nothing without
-   * privacy.
+   * privacy. The variance expected is the policy's decision after {@code updatesBetween} updates by
+   * others from {@code from}, each absorbing as many samples as this peer's ({@code samples}): exact in
+   * a ring whose shards are equal and whose peers all take their turns, and otherwise a guess that a
+   * source whose draws depend on it (secure) finds wrong and forgets. A negative {@code
+   * updatesBetween}: the noise state of the next model cannot be foreseen (a star's global model), and
+   * the variance is given as unknown.
    */
-  void prepareNext(int values) {
-    if (policy.mode() != ScheduleMode.NONE) {
-      ctx.noise().prepare(values);
+  void prepareNext(int values, ModelNoiseState from, long samples, int updatesBetween) {
+    if (policy.mode() == ScheduleMode.NONE) {
+      return;
     }
+    double expected = Double.NaN;
+    if (updatesBetween >= 0) {
+      ModelNoiseState s = from;
+      for (int i = 0; i < updatesBetween; i++) {
+        s = policy.decide(s, samples).after();
+      }
+      expected = policy.decide(s, samples).added();
+    }
+    ctx.noise().prepare(values, expected);
   }
 }

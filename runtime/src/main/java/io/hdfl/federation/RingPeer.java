@@ -255,7 +255,8 @@ public final class RingPeer implements AutoCloseable {
     worker.execute(() -> {
       EncodedSet local = data();
       if (local != null) {
-        update.prepareNext(local.classes() * ctx.settings().encoder().dim());
+        update.prepareNext(local.classes() * ctx.settings().encoder().dim(), new ModelNoiseState(0.0, 0),
+            local.size(), index);
       }
     });
   }
@@ -406,7 +407,8 @@ public final class RingPeer implements AutoCloseable {
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
     if (round < ctx.settings().rounds()) {
-      update.prepareNext(model.vectors().length); // off the ring's critical path: the next peer trains now
+      // off the ring's critical path (the next peer trains now), expecting every other peer to take its turn
+      update.prepareNext(model.vectors().length, out.after(), data.size(), order.size() - 1);
     }
   }
 

@@ -41,13 +41,15 @@ public interface NoiseSource {
   NoiseDraw add(float[] model, int off, int len, double variance);
 
   /**
-   * Draws ahead what the next {@link #add} of {@code len} values needs before its variance is known, so
-   * that the add itself only scales and adds. A ring peer calls it after handing its model on, while it
-   * waits for its next turn: the draws then cost the next peer's critical path nothing. The noise added
-   * is unchanged, bit for bit, and {@link #position()} does not count what was drawn ahead. A no-op by
-   * default, for a source that cannot draw ahead.
+   * Draws ahead what the next {@link #add} of {@code len} values needs, expected with variance {@code
+   * variance}, so that the add itself only has to add it. A ring peer calls it after handing its model
+   * on, while it waits for its next turn: the draws then cost the ring's critical path nothing. The
+   * noise an add adds is distributed as without it, and {@link #position()} does not count what was
+   * drawn ahead. A source whose draws depend on the variance uses them only for an add of exactly
+   * that variance and length, and otherwise forgets them (never used, they reveal nothing). A no-op by
+   * default, for a source that cannot draw ahead; NaN: the variance is not known.
    */
-  default void prepare(int len) {}
+  default void prepare(int len, double variance) {}
 
   /**
    * How far this source's random stream has advanced, for a checkpoint from which a restarted peer

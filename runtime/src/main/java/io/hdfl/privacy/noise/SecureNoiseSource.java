@@ -5,6 +5,7 @@ import java.security.DrbgParameters;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntToLongFunction;
 
 /**
  * The noise source for real devices ({@code secure}, the default for {@code peer}): exact discrete
@@ -117,7 +118,18 @@ public final class SecureNoiseSource implements NoiseSource {
   private static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
   private static final byte[] PERSONALIZATION = "hdfl secure noise source v1".getBytes(StandardCharsets.US_ASCII);
 
+  /**
+   * The largest add {@link #prepare} draws ahead for: 2^19 values, whose draws take 4 MB (2 MB for a
+   * 26 × 10000 model).
+   */
+  static final int MAX_AHEAD = 1 << 19;
+
   private final CsprngBits bits;
+  /** Draws made ahead for an add of {@link #aheadLength} values ({@code -1}: none) of {@link #aheadVariance}. */
+  private long[] ahead;
+  private int aheadLength = -1;
+  private double aheadVariance;
+  private DiscreteGaussianSampler aheadSampler;
 
   /** A source drawing from {@link #defaultCsprng()}, reseeded from the entropy source every update. */
   public SecureNoiseSource() {
@@ -198,8 +210,42 @@ public final class SecureNoiseSource implements NoiseSource {
   }
 
   /**
+   * Draws the {@code len} values of Z of an add of {@code variance} ahead (see {@link
+   * NoiseSource#prepare}): an add of exactly that variance and length then only snaps and adds them,
+   * and its time no longer depends on the draws. Draws made ahead and not used are forgotten, never
+   * added (they are independent of any model, so forgetting them reveals nothing). A no-op for a
+   * length over {@link #MAX_AHEAD} or a variance that {@link #add} would refuse or that is not known.
+   */
+  @Override
+  public synchronized void prepare(int len, double variance) {
+    aheadLength = -1;
+    if (len <= 0 || len > MAX_AHEAD || !(variance >= Double.MIN_NORMAL && variance < Double.POSITIVE_INFINITY)) {
+      return;
+    }
+    int k = gridExponent(Math.sqrt(variance));
+    if (ahead == null || ahead.length < len) {
+      ahead = new long[len];
+    }
+    try {
+      bits.startUpdate();
+      DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(Math.scalb(variance, -2 * k), bits);
+      for (int i = 0; i < len; i++) {
+        ahead[i] = sampler.sample();
+      }
+      aheadSampler = sampler;
+      aheadVariance = variance;
+      aheadLength = len;
+    } catch (IllegalArgumentException e) {
+      return; // a σ the sampler cannot take: the add itself reports it
+    } finally {
+      bits.discard();
+    }
+  }
+
+  /**
    * Adds g·Z with Z ~ N_Z(0, σ²/g²) to each value after snapping it to the grid g = 2^(⌊log2 σ⌋ − 20)
-   * (see the class comment).
+   * (see the class comment), with the values of Z drawn ahead by {@link #prepare} for this length and
+   * variance, or drawn now.
    *
    * @throws IllegalArgumentException besides the {@link NoiseSource#add} cases, for a variance below
    *     2^-1022 (other than 0), or a value beyond 2^52 grid steps (more than 2^31·σ in magnitude)
@@ -221,15 +267,27 @@ public final class SecureNoiseSource implements NoiseSource {
           + ": the noise grid (step 2^" + k + ") covers values below 2^52 steps, about "
           + (float) Math.scalb(1.0, MAX_GRID_BITS + k) + "; the noise would be far below float32 resolution anyway");
     }
+    if (aheadLength == len && aheadVariance == variance) {
+      aheadLength = -1;
+      long[] draws = ahead;
+      long rounded = addOnGrid(model, off, len, k, i -> draws[i]);
+      return draw(variance, k, aheadSampler, len, rounded);
+    }
+    aheadLength = -1; // drawn for another add: forgotten
     try {
       bits.startUpdate();
       DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(Math.scalb(variance, -2 * k), bits);
       long rounded = addOnGrid(model, off, len, k, sampler);
-      return new NoiseDraw(NAME, variance, Math.scalb(sampler.sigmaSquared(), 2 * k),
-          Math.scalb(sampler.variance(), 2 * k), Math.scalb(1.0, k), len, rounded);
+      return draw(variance, k, sampler, len, rounded);
     } finally {
       bits.discard();
     }
+  }
+
+  /** What an add of {@code variance} on the grid 2^k by {@code sampler} did. */
+  private static NoiseDraw draw(double variance, int k, DiscreteGaussianSampler sampler, int len, long rounded) {
+    return new NoiseDraw(NAME, variance, Math.scalb(sampler.sigmaSquared(), 2 * k),
+        Math.scalb(sampler.variance(), 2 * k), Math.scalb(1.0, k), len, rounded);
   }
 
   /**
@@ -247,17 +305,22 @@ public final class SecureNoiseSource implements NoiseSource {
    * not exactly representable and so were rounded.
    */
   static long addOnGrid(float[] model, int off, int len, int k, DiscreteGaussianSampler sampler) {
+    return addOnGrid(model, off, len, k, i -> sampler.sample());
+  }
+
+  /** As above, with the i-th draw (i from 0) given by {@code draw}. */
+  private static long addOnGrid(float[] model, int off, int len, int k, IntToLongFunction draw) {
     double toGrid = Math.scalb(1.0, -k);
     double fromGrid = Math.scalb(1.0, k);
     long rounded = 0;
-    for (int i = off, end = off + len; i < end; i++) {
-      long n = (long) Math.rint(model[i] * toGrid) + sampler.sample();
+    for (int i = 0; i < len; i++) {
+      long n = (long) Math.rint(model[off + i] * toGrid) + draw.applyAsLong(i);
       double exact = n * fromGrid; // |n| < 2^53 and g a power of two in the normal range: exact
       float f = (float) exact;
       if (f != exact) {
         rounded++;
       }
-      model[i] = f;
+      model[off + i] = f;
     }
     return rounded;
   }

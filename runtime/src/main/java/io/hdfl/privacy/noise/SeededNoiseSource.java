@@ -98,10 +98,11 @@ public final class SeededNoiseSource implements NoiseSource {
 
   /**
    * Draws the factors of an add of {@code len} values ahead, unless some are drawn already or {@code
-   * len} is over {@link #MAX_AHEAD}.
+   * len} is over {@link #MAX_AHEAD}. They do not depend on {@code variance}: any add of {@code len}
+   * values uses them, with the same bits as without them.
    */
   @Override
-  public synchronized void prepare(int len) {
+  public synchronized void prepare(int len, double variance) {
     if (len <= 0 || len > MAX_AHEAD || aheadLength >= 0) {
       return;
     }

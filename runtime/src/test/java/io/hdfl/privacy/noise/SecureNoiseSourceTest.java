@@ -139,6 +139,77 @@ class SecureNoiseSourceTest {
     assertFalse(Arrays.equals(c, d));
   }
 
+  /** A source whose bits are known (SHA1PRNG seeded before first use, keyed ChaCha20 as by default). */
+  private static SecureNoiseSource known(long seed) throws Exception {
+    SecureRandom r = SecureRandom.getInstance("SHA1PRNG");
+    r.setSeed(seed);
+    return new SecureNoiseSource(new CsprngBits(r, false, true));
+  }
+
+  private static float[] model(int n) {
+    float[] m = new float[n];
+    SplittableRandom r = new SplittableRandom(n);
+    for (int i = 0; i < n; i++) {
+      m[i] = (float) (r.nextGaussian() * 40);
+    }
+    return m;
+  }
+
+  @Test
+  void drawnAheadForItsVarianceTheAddIsTheAddThatDrawsAtOnce() throws Exception {
+    double variance = 207.598;
+    float[] now = model(5000);
+    NoiseDraw drawnNow = known(5).add(now, variance);
+    float[] ahead = model(5000);
+    SecureNoiseSource s = known(5);
+    s.prepare(5000, variance);
+    NoiseDraw drawnAhead = s.add(ahead, variance);
+    assertArrayEquals(now, ahead);
+    assertEquals(drawnNow, drawnAhead);
+    // used once: the next add draws afresh (as the second add of a source that never drew ahead)
+    SecureNoiseSource plain = known(5);
+    plain.add(model(5000), variance);
+    float[] secondPlain = model(5000);
+    plain.add(secondPlain, variance);
+    float[] second = model(5000);
+    s.add(second, variance);
+    assertArrayEquals(secondPlain, second);
+  }
+
+  @Test
+  void drawsAheadForAnotherVarianceOrLengthAreForgottenAndNeverAdded() throws Exception {
+    double variance = 78.925;
+    for (Object[] ahead : new Object[][] {{5000, 68.368}, {4999, variance}}) {
+      int len = (int) ahead[0];
+      double aheadVariance = (double) ahead[1];
+      SecureNoiseSource s = known(9);
+      s.prepare(len, aheadVariance);
+      float[] actual = model(5000);
+      NoiseDraw draw = s.add(actual, variance);
+      // the same as a source that made those draws, threw them away, and then added
+      SecureNoiseSource reference = known(9);
+      reference.add(model(len), aheadVariance);
+      float[] expected = model(5000);
+      assertEquals(reference.add(expected, variance), draw);
+      assertArrayEquals(expected, actual, "drawn ahead: " + len + " values of variance " + aheadVariance);
+    }
+  }
+
+  @Test
+  void drawingAheadIsSkippedForWhatAnAddWouldRefuseOrNotKnow() throws Exception {
+    for (double variance : new double[] {Double.NaN, 0.0, -1.0, Double.MIN_VALUE, Double.POSITIVE_INFINITY}) {
+      SecureNoiseSource s = known(3);
+      s.prepare(100, variance);
+      s.prepare(SecureNoiseSource.MAX_AHEAD + 1, 4.0);
+      s.prepare(0, 4.0);
+      float[] a = model(100);
+      s.add(a, 4.0);
+      float[] b = model(100);
+      known(3).add(b, 4.0);
+      assertArrayEquals(b, a, "prepare(" + variance + ") drew nothing");
+    }
+  }
+
   @Test
   void zeroVarianceIsANoOp() {
     float[] model = {1.5f, Float.NaN, -3};

@@ -127,11 +127,11 @@ class SeededNoiseSourceTest {
     for (int i = 0; i < model.length; i++) {
       model[i] = (i % 13) - 6.25f;
     }
-    s.prepare(model.length + lengthChange);
+    s.prepare(model.length + lengthChange, 1.0);
     s.add(model, 2.0);
-    s.prepare(1000 + lengthChange);
+    s.prepare(1000 + lengthChange, Double.NaN); // the seeded draws do not depend on the variance
     s.add(model, 5, 1000, 0.25);
-    s.prepare(model.length + lengthChange);
+    s.prepare(model.length + lengthChange, 42.0);
     s.add(model, 0.0); // keeps what was drawn ahead for the next add
     s.add(model, 17, model.length - 17, 1e6);
     return model;
@@ -154,9 +154,9 @@ class SeededNoiseSourceTest {
       SeededNoiseSource s = new SeededNoiseSource(7, k);
       s.add(new float[1000], 2.0);
       long position = s.position();
-      s.prepare(20_000);
+      s.prepare(20_000, 1.0);
       assertEquals(position, s.position(), "drawn ahead is not used");
-      s.prepare(300); // already drawn ahead: a no-op
+      s.prepare(300, 1.0); // already drawn ahead: a no-op
       assertEquals(position, s.position());
       // a checkpoint taken now resumes exactly where the prepared add would have begun
       float[] next = new float[20_000];
@@ -166,8 +166,8 @@ class SeededNoiseSourceTest {
       assertArrayEquals(next, resumed, k.name());
       assertEquals(position + 2L * VectorKernels.gaussianPairs(20_000), s.position());
       // longer than MAX_AHEAD, or nothing: not drawn ahead
-      s.prepare(SeededNoiseSource.MAX_AHEAD + 1);
-      s.prepare(0);
+      s.prepare(SeededNoiseSource.MAX_AHEAD + 1, 1.0);
+      s.prepare(0, 1.0);
       assertEquals(position + 2L * VectorKernels.gaussianPairs(20_000), s.position());
     }
   }

@@ -1,0 +1,126 @@
+package io.hdfl.federation;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.hd.EncodedSet;
+import io.hdfl.privacy.noise.NoiseDraw;
+import io.hdfl.privacy.noise.NoiseSource;
+import io.hdfl.privacy.noise.SeededNoiseSource;
+import io.hdfl.privacy.schedule.ScheduleMode;
+import io.hdfl.transport.LoopbackBroker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/** Ring peers draw their next noise ahead, for the variance their next turn will need. */
+class NoiseDrawnAheadTest {
+  static final int PEERS = 4;
+  static final int ROUNDS = 3;
+  static final int PER_PEER = 30;
+
+  /** One call on a peer's noise source: a prepare or an add, of so many values and that variance. */
+  private record Call(boolean prepare, int len, double variance) {}
+
+  /** Records its calls, and passes them on (or drops the prepares, for a run without drawing ahead). */
+  private static final class Recording implements NoiseSource {
+    final NoiseSource inner;
+    final boolean passPrepare;
+    final List<Call> calls = new ArrayList<>();
+
+    Recording(NoiseSource inner, boolean passPrepare) {
+      this.inner = inner;
+      this.passPrepare = passPrepare;
+    }
+
+    @Override
+    public String name() {
+      return inner.name();
+    }
+
+    @Override
+    public boolean forDeployment() {
+      return inner.forDeployment();
+    }
+
+    @Override
+    public String describe() {
+      return inner.describe();
+    }
+
+    @Override
+    public synchronized void prepare(int len, double variance) {
+      calls.add(new Call(true, len, variance));
+      if (passPrepare) {
+        inner.prepare(len, variance);
+      }
+    }
+
+    @Override
+    public synchronized NoiseDraw add(float[] model, int off, int len, double variance) {
+      calls.add(new Call(false, len, variance));
+      return inner.add(model, off, len, variance);
+    }
+
+    @Override
+    public synchronized long position() {
+      return inner.position();
+    }
+  }
+
+  private static Simulation.Result run(FederationSettings s, List<EncodedSet> shards, Map<String, Recording> sources,
+      boolean passPrepare) throws Exception {
+    Simulation sim = new Simulation(s, shards, FederationFixture.CLASSES, new LoopbackBroker()::connect,
+        FederationFixture.K, id -> sources.computeIfAbsent(id,
+            i -> new Recording(new SeededNoiseSource(s.seed() * 31 + i.hashCode(), FederationFixture.K), passPrepare)));
+    return sim.run((round, model) -> { }, Duration.ofSeconds(60));
+  }
+
+  @Test
+  void everyTurnsNoiseIsDrawnAheadForExactlyItsVarianceAndTheModelsAreUnchanged() throws Exception {
+    for (ScheduleMode mode : List.of(ScheduleMode.PRIVATEDFL, ScheduleMode.BLACKBOX)) {
+      FederationSettings s = FederationFixture.ring(mode, ROUNDS).build();
+      List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);
+      Map<String, Recording> ahead = new ConcurrentHashMap<>();
+      Simulation.Result drawnAhead = run(s, shards, ahead, true);
+      int adds = 0;
+      for (Recording r : ahead.values()) {
+        Call prepared = null;
+        for (Call c : r.calls) {
+          if (c.prepare()) {
+            prepared = c;
+          } else {
+            assertTrue(c.variance() > 0, mode + ": a ring turn adds noise");
+            assertEquals(new Call(true, c.len(), c.variance()), prepared,
+                mode + ": the turn's add was foreseen exactly by the prepare before it, " + r.calls);
+            prepared = null;
+            adds++;
+          }
+        }
+        assertEquals(ROUNDS, r.calls.stream().filter(c -> !c.prepare()).count(), mode + ": " + r.calls);
+        assertEquals(ROUNDS, r.calls.stream().filter(Call::prepare).count(),
+            mode + ": drawn ahead at the start and after every turn but the last");
+      }
+      assertEquals(PEERS * ROUNDS, adds);
+
+      Simulation.Result drawnAtTheTurn = run(s, shards, new ConcurrentHashMap<>(), false);
+      assertArrayEquals(drawnAtTheTurn.finalModel().vectors(), drawnAhead.finalModel().vectors(),
+          mode + ": seeded noise drawn ahead is the noise drawn at the turn");
+    }
+  }
+
+  @Test
+  void withoutPrivacyNothingIsDrawn() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.NONE, 2).build();
+    Map<String, Recording> sources = new ConcurrentHashMap<>();
+    run(s, FederationFixture.shards(PEERS, PER_PEER), sources, true);
+    assertEquals(PEERS, sources.size());
+    for (Recording r : sources.values()) {
+      assertTrue(r.calls.stream().noneMatch(Call::prepare), r.calls.toString());
+    }
+  }
+}
