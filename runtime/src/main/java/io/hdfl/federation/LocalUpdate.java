@@ -74,22 +74,23 @@ final class LocalUpdate {
   /**
    * Draws ahead the randomness of this peer's next noise, for a model of {@code values} values, while
    * it waits for its next turn ({@link io.hdfl.privacy.noise.NoiseSource#prepare}); nothing without
-   * privacy. The variance expected is the policy's decision after {@code updatesBetween} updates by
-   * others from {@code from}, each absorbing as many samples as this peer's ({@code samples}): exact in
-   * a ring whose shards are equal and whose peers all take their turns, and otherwise a guess that a
-   * source whose draws depend on it (secure) finds wrong and forgets. A negative {@code
-   * updatesBetween}: the noise state of the next model cannot be foreseen (a star's global model), and
+   * privacy. The variance expected is the policy's decision for {@code samples} new samples after
+   * {@code others} updates by other peers from {@code from}, absorbing {@code othersSamples} samples
+   * between them (split evenly): in a ring that is what the peers absorbed in the last cycle, which
+   * foresees the next one as long as every peer takes its turn with the same data. A wrong guess costs
+   * only the draws, which a source whose draws depend on the variance (secure) forgets. A negative
+   * {@code others}: the noise state of the next model cannot be foreseen (a star's global model), and
    * the variance is given as unknown.
    */
-  void prepareNext(int values, ModelNoiseState from, long samples, int updatesBetween) {
+  void prepareNext(int values, ModelNoiseState from, long samples, int others, long othersSamples) {
     if (policy.mode() == ScheduleMode.NONE) {
       return;
     }
     double expected = Double.NaN;
-    if (updatesBetween >= 0) {
+    if (others >= 0) {
       ModelNoiseState s = from;
-      for (int i = 0; i < updatesBetween; i++) {
-        s = policy.decide(s, samples).after();
+      for (int i = 0; i < others; i++) {
+        s = policy.decide(s, othersSamples / others + (i < othersSamples % others ? 1 : 0)).after();
       }
       expected = policy.decide(s, samples).added();
     }

@@ -98,6 +98,8 @@ public final class RingPeer implements AutoCloseable {
   private record Handoff(String peer, CompletableFuture<Void> online) {}
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
+  /** Samples in the model this peer last handed on (-1: none yet): the others' share follows from the next. */
+  private long lastAbsorbed = -1;
 
   /**
    * @param order the ring's peer ids in order; this peer is {@code ctx.id()}
@@ -256,7 +258,7 @@ public final class RingPeer implements AutoCloseable {
       EncodedSet local = data();
       if (local != null) {
         update.prepareNext(local.classes() * ctx.settings().encoder().dim(), new ModelNoiseState(0.0, 0),
-            local.size(), index);
+            local.size(), index, (long) index * local.size());
       }
     });
   }
@@ -407,9 +409,12 @@ public final class RingPeer implements AutoCloseable {
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
     if (round < ctx.settings().rounds()) {
-      // off the ring's critical path (the next peer trains now), expecting every other peer to take its turn
-      update.prepareNext(model.vectors().length, out.after(), data.size(), order.size() - 1);
+      // off the ring's critical path (the next peer trains now), expecting the others to absorb what
+      // they did in the last cycle (before a first one: as many samples as this peer)
+      long others = lastAbsorbed >= 0 ? env.samplesAbsorbed() - lastAbsorbed : (long) (order.size() - 1) * data.size();
+      update.prepareNext(model.vectors().length, out.after(), data.size(), order.size() - 1, Math.max(0, others));
     }
+    lastAbsorbed = out.after().samplesAbsorbed();
   }
 
   /**

@@ -232,7 +232,7 @@ public final class StarClient implements AutoCloseable {
         out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
         out.decision().added()));
     if (round < s.rounds()) {
-      update.prepareNext(model.vectors().length, null, 0, -1); // while the aggregator waits for the round's updates
+      update.prepareNext(model.vectors().length, null, 0, -1, 0); // while the aggregator waits for the round's updates
     }
   }
 

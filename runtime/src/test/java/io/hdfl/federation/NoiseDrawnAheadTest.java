@@ -114,6 +114,29 @@ class NoiseDrawnAheadTest {
   }
 
   @Test
+  void withUnequalShardsTheLastCycleForeseesTheNextUpToRounding() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 4).build();
+    io.hdfl.hd.Encoder enc = new io.hdfl.hd.Encoder(FederationFixture.spec(), FederationFixture.K, 1);
+    java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+    List<EncodedSet> shards = new ArrayList<>();
+    for (int n : new int[] {30, 37, 24, 31}) {
+      shards.add(FederationFixture.blobs(enc, n, r));
+    }
+    Map<String, Recording> sources = new ConcurrentHashMap<>();
+    run(s, shards, sources, true);
+    for (Recording rec : sources.values()) {
+      List<Call> adds = rec.calls.stream().filter(c -> !c.prepare()).toList();
+      List<Call> prepares = rec.calls.stream().filter(Call::prepare).toList();
+      assertEquals(4, adds.size(), rec.calls.toString());
+      // rounds 3 and 4 were prepared after a turn that had seen the others' whole previous cycle
+      for (int turn = 2; turn < 4; turn++) {
+        double added = adds.get(turn).variance();
+        assertEquals(added, prepares.get(turn).variance(), 1e-9 * added, "turn " + (turn + 1) + ": " + rec.calls);
+      }
+    }
+  }
+
+  @Test
   void withoutPrivacyNothingIsDrawn() throws Exception {
     FederationSettings s = FederationFixture.ring(ScheduleMode.NONE, 2).build();
     Map<String, Recording> sources = new ConcurrentHashMap<>();

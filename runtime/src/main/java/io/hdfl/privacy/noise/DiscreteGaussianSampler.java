@@ -94,6 +94,11 @@ final class DiscreteGaussianSampler {
     return t;
   }
 
+  /** True if {@code other} samples exactly the same distribution (the same t, q and d). */
+  boolean sameDistribution(DiscreteGaussianSampler other) {
+    return t == other.t && q == other.q && d == other.d;
+  }
+
   long q() {
     return q;
   }

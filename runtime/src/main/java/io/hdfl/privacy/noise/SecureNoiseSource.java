@@ -125,10 +125,13 @@ public final class SecureNoiseSource implements NoiseSource {
   static final int MAX_AHEAD = 1 << 19;
 
   private final CsprngBits bits;
-  /** Draws made ahead for an add of {@link #aheadLength} values ({@code -1}: none) of {@link #aheadVariance}. */
+  /**
+   * Draws made ahead for an add of {@link #aheadLength} values ({@code -1}: none), on the grid 2^{@link
+   * #aheadGrid}, by {@link #aheadSampler}.
+   */
   private long[] ahead;
   private int aheadLength = -1;
-  private double aheadVariance;
+  private int aheadGrid;
   private DiscreteGaussianSampler aheadSampler;
 
   /** A source drawing from {@link #defaultCsprng()}, reseeded from the entropy source every update. */
@@ -211,10 +214,14 @@ public final class SecureNoiseSource implements NoiseSource {
 
   /**
    * Draws the {@code len} values of Z of an add of {@code variance} ahead (see {@link
-   * NoiseSource#prepare}): an add of exactly that variance and length then only snaps and adds them,
-   * and its time no longer depends on the draws. Draws made ahead and not used are forgotten, never
-   * added (they are independent of any model, so forgetting them reveals nothing). A no-op for a
-   * length over {@link #MAX_AHEAD} or a variance that {@link #add} would refuse or that is not known.
+   * NoiseSource#prepare}). An add of that length whose variance gives the same grid and the same
+   * discrete Gaussian (the same t, q and d) then only snaps and adds them, and its time no longer
+   * depends on the draws. The sampler rounds σ² up to its rational t·q/d (by less than 2^-19
+   * relative), so a variance foreseen up to floating-point rounding (the accountant's sums in another
+   * order) almost always samples exactly the same distribution. Draws made ahead and not used
+   * are forgotten, never added: they are independent of any model, so forgetting them reveals
+   * nothing. A no-op for a length over {@link #MAX_AHEAD} or a variance that {@link #add} would refuse
+   * or that is not known.
    */
   @Override
   public synchronized void prepare(int len, double variance) {
@@ -233,7 +240,7 @@ public final class SecureNoiseSource implements NoiseSource {
         ahead[i] = sampler.sample();
       }
       aheadSampler = sampler;
-      aheadVariance = variance;
+      aheadGrid = k;
       aheadLength = len;
     } catch (IllegalArgumentException e) {
       return; // a σ the sampler cannot take: the add itself reports it
@@ -245,7 +252,7 @@ public final class SecureNoiseSource implements NoiseSource {
   /**
    * Adds g·Z with Z ~ N_Z(0, σ²/g²) to each value after snapping it to the grid g = 2^(⌊log2 σ⌋ − 20)
    * (see the class comment), with the values of Z drawn ahead by {@link #prepare} for this length and
-   * variance, or drawn now.
+   * distribution, or drawn now.
    *
    * @throws IllegalArgumentException besides the {@link NoiseSource#add} cases, for a variance below
    *     2^-1022 (other than 0), or a value beyond 2^52 grid steps (more than 2^31·σ in magnitude)
@@ -267,18 +274,16 @@ public final class SecureNoiseSource implements NoiseSource {
           + ": the noise grid (step 2^" + k + ") covers values below 2^52 steps, about "
           + (float) Math.scalb(1.0, MAX_GRID_BITS + k) + "; the noise would be far below float32 resolution anyway");
     }
-    if (aheadLength == len && aheadVariance == variance) {
+    DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(Math.scalb(variance, -2 * k), bits);
+    if (aheadLength == len && aheadGrid == k && aheadSampler.sameDistribution(sampler)) {
       aheadLength = -1;
       long[] draws = ahead;
-      long rounded = addOnGrid(model, off, len, k, i -> draws[i]);
-      return draw(variance, k, aheadSampler, len, rounded);
+      return draw(variance, k, sampler, len, addOnGrid(model, off, len, k, i -> draws[i]));
     }
     aheadLength = -1; // drawn for another add: forgotten
     try {
       bits.startUpdate();
-      DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(Math.scalb(variance, -2 * k), bits);
-      long rounded = addOnGrid(model, off, len, k, sampler);
-      return draw(variance, k, sampler, len, rounded);
+      return draw(variance, k, sampler, len, addOnGrid(model, off, len, k, sampler));
     } finally {
       bits.discard();
     }
