@@ -100,7 +100,8 @@ import java.util.function.IntToLongFunction;
  *
  * <p>Not protected: timing — the sampler's running time depends on the draws (rejections, the size of
  * |Z|), and Jin et al. show such timing leaks; draws are batched per model update, so a remote peer
- * sees only the total time of 260,000 draws, but nothing here is constant-time. Also not: an attacker
+ * sees only the total time of 260,000 draws (and none of it when they were drawn ahead, {@link
+ * #prepare}, before the update), but nothing here is constant-time. Also not: an attacker
  * who can read the process memory or the generator state; side channels of the device (power,
  * cache); floating-point rounding inside training, which makes the computed model's true sensitivity
  * differ slightly from the ideal √D the accountant uses; and choosing the variance, which is the
