@@ -12,6 +12,8 @@ import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoiseDecision;
 import io.hdfl.privacy.schedule.NoisePolicy;
 import io.hdfl.privacy.schedule.ScheduleMode;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 
 /**
  * One peer's update of a model, the same for a ring peer and a star client: learn from local
@@ -30,6 +32,9 @@ final class LocalUpdate {
   private final PrivacyLedger signer;
   private final NoisePolicy policy;
   private final PrototypeTrainer trainer;
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  /** Thread CPU (ns) of the noise drawn ahead since {@link #takeAheadCpuNanos} was last called. */
+  private long aheadCpuNanos;
 
   LocalUpdate(PeerContext ctx, NoisePolicy policy) {
     this.ctx = ctx;
@@ -94,6 +99,18 @@ final class LocalUpdate {
       }
       expected = policy.decide(s, samples).added();
     }
+    long cpu0 = threads.getCurrentThreadCpuTime();
     ctx.noise().prepare(values, expected);
+    aheadCpuNanos += threads.getCurrentThreadCpuTime() - cpu0;
+  }
+
+  /**
+   * The thread CPU (ns) of the noise drawn ahead ({@link #prepareNext}) since the last call, and
+   * starts counting again: a peer counts it in the report of the turn the noise is for.
+   */
+  long takeAheadCpuNanos() {
+    long n = aheadCpuNanos;
+    aheadCpuNanos = 0;
+    return n;
   }
 }

@@ -405,9 +405,9 @@ public final class RingPeer implements AutoCloseable {
     TransportStats io = now.since(lastStats);
     lastStats = now;
     ctx.reports().accept(new RoundReport(ctx.id(), round, step, (System.nanoTime() - t0) / 1e9,
-        (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
-        out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
-        out.decision().added()));
+        (threads.getCurrentThreadCpuTime() - cpu0 + update.takeAheadCpuNanos()) / 1e9, Double.NaN, "",
+        io.bytesSent(), io.bytesReceived(), out.decision().samplesAdded(), out.decision().required(),
+        out.decision().presentAfter(), out.decision().added()));
     if (round < ctx.settings().rounds()) {
       // off the ring's critical path (the next peer trains now), expecting the others to absorb what
       // they did in the last cycle (before a first one: as many samples as this peer)

@@ -228,9 +228,9 @@ public final class StarClient implements AutoCloseable {
     TransportStats io = now.since(lastStats);
     lastStats = now;
     ctx.reports().accept(new RoundReport(ctx.id(), round, round, (System.nanoTime() - t0) / 1e9,
-        (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(),
-        out.decision().samplesAdded(), out.decision().required(), out.decision().presentAfter(),
-        out.decision().added()));
+        (threads.getCurrentThreadCpuTime() - cpu0 + update.takeAheadCpuNanos()) / 1e9, Double.NaN, "",
+        io.bytesSent(), io.bytesReceived(), out.decision().samplesAdded(), out.decision().required(),
+        out.decision().presentAfter(), out.decision().added()));
     if (round < s.rounds()) {
       update.prepareNext(model.vectors().length, null, 0, -1, 0); // while the aggregator waits for the round's updates
     }

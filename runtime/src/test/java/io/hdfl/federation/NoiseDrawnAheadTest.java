@@ -31,6 +31,8 @@ class NoiseDrawnAheadTest {
     final NoiseSource inner;
     final boolean passPrepare;
     final List<Call> calls = new ArrayList<>();
+    /** Thread CPU each prepare burns (ns), standing for a costly sampler. */
+    long prepareCpuNanos;
 
     Recording(NoiseSource inner, boolean passPrepare) {
       this.inner = inner;
@@ -58,6 +60,11 @@ class NoiseDrawnAheadTest {
       if (passPrepare) {
         inner.prepare(len, variance);
       }
+      java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      long until = threads.getCurrentThreadCpuTime() + prepareCpuNanos;
+      while (threads.getCurrentThreadCpuTime() < until) {
+        Thread.onSpinWait();
+      }
     }
 
     @Override
@@ -74,9 +81,18 @@ class NoiseDrawnAheadTest {
 
   private static Simulation.Result run(FederationSettings s, List<EncodedSet> shards, Map<String, Recording> sources,
       boolean passPrepare) throws Exception {
+    return run(s, shards, sources, passPrepare, 0);
+  }
+
+  private static Simulation.Result run(FederationSettings s, List<EncodedSet> shards, Map<String, Recording> sources,
+      boolean passPrepare, long prepareCpuNanos) throws Exception {
     Simulation sim = new Simulation(s, shards, FederationFixture.CLASSES, new LoopbackBroker()::connect,
-        FederationFixture.K, id -> sources.computeIfAbsent(id,
-            i -> new Recording(new SeededNoiseSource(s.seed() * 31 + i.hashCode(), FederationFixture.K), passPrepare)));
+        FederationFixture.K, id -> sources.computeIfAbsent(id, i -> {
+          Recording r = new Recording(new SeededNoiseSource(s.seed() * 31 + i.hashCode(), FederationFixture.K),
+              passPrepare);
+          r.prepareCpuNanos = prepareCpuNanos;
+          return r;
+        }));
     return sim.run((round, model) -> { }, Duration.ofSeconds(60));
   }
 
@@ -133,6 +149,18 @@ class NoiseDrawnAheadTest {
         double added = adds.get(turn).variance();
         assertEquals(added, prepares.get(turn).variance(), 1e-9 * added, "turn " + (turn + 1) + ": " + rec.calls);
       }
+    }
+  }
+
+  @Test
+  void aTurnsReportCountsTheCpuOfTheNoiseDrawnAheadForIt() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).build();
+    long burn = 30_000_000; // 30 ms of thread CPU per prepare, far above a turn's own on this tiny model
+    Simulation.Result r = run(s, FederationFixture.shards(PEERS, PER_PEER), new ConcurrentHashMap<>(), true, burn);
+    assertEquals(PEERS * ROUNDS, r.reports().size());
+    for (RoundReport rep : r.reports()) {
+      // every turn was drawn ahead for, at the peer's start or after its previous turn
+      assertTrue(rep.cpuSeconds() >= burn / 1e9, rep.toString());
     }
   }
 
