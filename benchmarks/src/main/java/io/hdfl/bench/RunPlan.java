@@ -50,7 +50,11 @@ record RunPlan(List<String> benchmarks, Map<String, List<String>> params) {
         name(SimilarityBenchmark.class, "similarityScalar"), name(SimilarityBenchmark.class, "similarityVector"),
         name(CodeSimilarityBenchmark.class, "codeSimilarityScalar"),
         name(CodeSimilarityBenchmark.class, "codeSimilarityVector"),
-        name(AxpyBenchmark.class, "axpyScalar"), name(AxpyBenchmark.class, "axpyVector")), Map.of()));
+        name(AxpyBenchmark.class, "axpyScalar"), name(AxpyBenchmark.class, "axpyVector"),
+        name(NoiseBenchmark.class, "atTurnScalar"), name(NoiseBenchmark.class, "atTurnVector"),
+        name(NoiseBenchmark.class, "drawAheadScalar"), name(NoiseBenchmark.class, "drawAheadVector"),
+        name(NoiseBenchmark.class, "addDrawnAheadScalar"), name(NoiseBenchmark.class, "addDrawnAheadVector")),
+        Map.of()));
 
     List<RunPlan> filtered = new ArrayList<>();
     for (RunPlan p : plans) {

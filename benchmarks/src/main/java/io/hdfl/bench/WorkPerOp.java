@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * The useful work one benchmark op does, to turn time per op into a rate: FLOP for the GEMM,
- * similarity and axpy kernels ({@code 2·n·f·D}, {@code 2·nq·S·D}, {@code 2·D}), elements for cos.
+ * similarity and axpy kernels ({@code 2·n·f·D}, {@code 2·nq·S·D}, {@code 2·D}), elements for cos and
+ * for noise (values of a model update).
  *
  * @param amount work per op, in {@code unit}s
  * @param unit {@code "FLOP"} or {@code "elem"}
@@ -29,6 +30,8 @@ record WorkPerOp(double amount, String unit) {
         return new WorkPerOp(2.0 * num(params, "dim"), FLOP);
       case "CosBenchmark":
         return new WorkPerOp(num(params, "len"), ELEMENTS);
+      case "NoiseBenchmark":
+        return new WorkPerOp(num(params, "values"), ELEMENTS);
       default:
         return null;
     }

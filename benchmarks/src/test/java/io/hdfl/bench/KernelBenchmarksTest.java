@@ -63,6 +63,9 @@ class KernelBenchmarksTest {
         WorkPerOp.of("SimilarityBenchmark", Map.of("queries", "1000", "classes", "26", "dim", "10000")).amount());
     assertEquals(2.0 * 1000 * 10 * 2000,
         WorkPerOp.of("CodeSimilarityBenchmark", Map.of("queries", "1000", "classes", "10", "dim", "2000")).amount());
+    WorkPerOp noise = WorkPerOp.of("NoiseBenchmark", Map.of("values", "20000"));
+    assertEquals(20000, noise.amount());
+    assertEquals("Gelem/s", noise.rateUnit());
 
     KernelResult s = result("cosScalar", "scalar", Map.of("cosVariant", "default", "len", "8"), 4e-3);
     KernelResult v = result("cosVector", "vector", Map.of("cosVariant", "intrinsic", "len", "8"), 1e-3);
