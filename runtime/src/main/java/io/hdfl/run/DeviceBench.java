@@ -41,7 +41,7 @@ import java.util.SplittableRandom;
 /**
  * The on-device benchmark behind {@code hdfl bench}: the kernels' GEMM speed (scalar and vector),
  * encode and inference latency at the device's D and S, one update of {@code secure} noise for an S×D
- * model, one federation round (a 3-peer ring over the
+ * model (and what is left of it in a ring turn whose draws were made ahead), one federation round (a 3-peer ring over the
  * embedded broker: wall time and energy, with the meter that measured it) and the memory peak. Times
  * are medians of repeated runs after a warm-up.
  */
@@ -88,7 +88,8 @@ public final class DeviceBench {
     float[] scores = new float[p.classes()];
     r.put("infer_us", median(p.quick() ? 200 : 2000,
         () -> vector.dotScores(query, 1, model.vectors(), p.classes(), p.dim(), scores)) * 1e6);
-    r.put("secure_noise_ms", secureNoiseSeconds(p) * 1e3);
+    r.put("secure_noise_ms", secureNoiseSeconds(p, false) * 1e3);
+    r.put("secure_noise_drawn_ahead_ms", secureNoiseSeconds(p, true) * 1e3);
     round(p, r);
     r.put("heap_peak_mb", heapPeakBytes() / 1e6);
     long rss = rssPeakBytes();
@@ -134,13 +135,15 @@ public final class DeviceBench {
    * One model update of {@code secure} noise, as a device adds it every turn: exact discrete Gaussian
    * noise on all S·D coordinates of a model, at the variance a model that has absorbed 500 samples
    * needs at ε = 1, δ0 = 1e-3 (the sampler's cost hardly depends on σ: it always works at σ/g ∈ [2^20,
-   * 2^21)).
+   * 2^21)). {@code drawnAhead}: only what is left of it in a ring turn, whose draws the peer made
+   * between its turns ({@code prepare}, untimed, before each timed add).
    */
-  private double secureNoiseSeconds(Plan p) {
+  private double secureNoiseSeconds(Plan p, boolean drawnAhead) {
     SecureNoiseSource noise = new SecureNoiseSource();
     float[] model = random(p.classes() * p.dim(), 7);
     double variance = PrivacyParameters.withDelta0(p.dim(), 1.0, 1e-3).requiredVariance(500, 1.0);
-    return median(p.quick() ? 5 : 21, () -> noise.add(model, variance));
+    Runnable before = drawnAhead ? () -> noise.prepare(model.length, variance) : () -> { };
+    return median(p.quick() ? 5 : 21, before, () -> noise.add(model, variance));
   }
 
   private double gemmSeconds(VectorKernels k, int n, Plan p, int reps) {
@@ -155,12 +158,19 @@ public final class DeviceBench {
    * runs) so that the JIT has compiled the kernels: a device measures its steady state.
    */
   private double median(int reps, Runnable op) {
+    return median(reps, () -> { }, op);
+  }
+
+  /** As above, running {@code before} untimed ahead of every run of {@code op}. */
+  private double median(int reps, Runnable before, Runnable op) {
     long until = System.nanoTime() + warmupNanos;
     for (int i = 0; i < 3 || System.nanoTime() < until; i++) {
+      before.run();
       op.run();
     }
     double[] t = new double[reps];
     for (int i = 0; i < reps; i++) {
+      before.run();
       long t0 = System.nanoTime();
       op.run();
       t[i] = (System.nanoTime() - t0) / 1e9;

@@ -21,7 +21,8 @@ class BenchCommandTest {
     assertEquals(0, r.code(), r.err());
     JsonNode j = new ObjectMapper().readTree(Files.readString(first));
     for (String key : new String[] {"gemm_vector_gflops", "gemm_scalar_gflops", "gemm_speedup", "encode_us",
-        "encode_batch_us_per_sample", "infer_us", "secure_noise_ms", "round_s", "round_energy_j", "heap_peak_mb"}) {
+        "encode_batch_us_per_sample", "infer_us", "secure_noise_ms", "secure_noise_drawn_ahead_ms",
+        "round_s", "round_energy_j", "heap_peak_mb"}) {
       assertTrue(j.get(key).isNumber() && j.get(key).asDouble() > 0, key + " in " + j);
     }
     assertTrue(j.get("energy_source").asText().matches("(MEASURED|ESTIMATED) .*"), j.toString());
