@@ -41,9 +41,9 @@ import java.util.SplittableRandom;
 /**
  * The on-device benchmark behind {@code hdfl bench}: the kernels' GEMM speed (scalar and vector),
  * encode and inference latency at the device's D and S, one update of {@code secure} noise for an S×D
- * model (and what is left of it in a ring turn whose draws were made ahead), one federation round (a 3-peer ring over the
- * embedded broker: wall time and energy, with the meter that measured it) and the memory peak. Times
- * are medians of repeated runs after a warm-up.
+ * model (and what is left of it in a ring turn whose draws were made ahead), one federation round (a
+ * 3-peer ring over the embedded broker: wall time and energy, with the meter that measured it) and
+ * the memory peak. Times are medians of repeated runs after a warm-up.
  */
 public final class DeviceBench {
   /** What to measure: the device's dimensions. */
