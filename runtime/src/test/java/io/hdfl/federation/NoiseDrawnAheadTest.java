@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.hd.EncodedSet;
+import io.hdfl.hd.Encoder;
 import io.hdfl.privacy.noise.NoiseDraw;
 import io.hdfl.privacy.noise.NoiseSource;
 import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.transport.LoopbackBroker;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +64,7 @@ class NoiseDrawnAheadTest {
       if (passPrepare) {
         inner.prepare(len, variance);
       }
-      java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
       long until = threads.getCurrentThreadCpuTime() + prepareCpuNanos;
       while (threads.getCurrentThreadCpuTime() < until) {
         Thread.onSpinWait();
@@ -132,8 +136,8 @@ class NoiseDrawnAheadTest {
   @Test
   void withUnequalShardsTheLastCycleForeseesTheNextUpToRounding() throws Exception {
     FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 4).build();
-    io.hdfl.hd.Encoder enc = new io.hdfl.hd.Encoder(FederationFixture.spec(), FederationFixture.K, 1);
-    java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+    Encoder enc = new Encoder(FederationFixture.spec(), FederationFixture.K, 1);
+    SplittableRandom r = new SplittableRandom(5);
     List<EncodedSet> shards = new ArrayList<>();
     for (int n : new int[] {30, 37, 24, 31}) {
       shards.add(FederationFixture.blobs(enc, n, r));
