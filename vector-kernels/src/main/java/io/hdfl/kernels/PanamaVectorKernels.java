@@ -6,7 +6,6 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -16,11 +15,20 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class PanamaVectorKernels implements VectorKernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+  /**
+   * Doubles of the same shape as {@link #F}: half as many lanes. Two of them convert into one vector of
+   * {@link #F} (parts 0 and −1, {@link #UPPER_HALF}). The kernels use no second float species: every
+   * call of a {@code FloatVector} method then profiles one vector class, and C2, which inlines those
+   * methods into each kernel with their shared type profiles, keeps every kernel's vectors in
+   * registers. A half-width float species used by the noise kernels alone (primed on a thread of its
+   * own) made those profiles bimorphic: when C2 compiled the projection GEMM after that, its vectors
+   * were boxed on the heap, and encoding Fashion-MNIST took 25 s instead of 1.5 s in about half of the
+   * runs (README, Vector kernels).
+   */
   private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
-  /** Floats as many as {@link #DS} has lanes: what a vector of doubles converts to. */
-  private static final VectorSpecies<Float> FH =
-      VectorSpecies.of(float.class, VectorShape.forBitSize(DS.vectorBitSize() / 2));
   private static final int L = F.length();
+  /** The lanes of {@link #F} that part −1 of a conversion from {@link #DS} fills. */
+  private static final VectorMask<Float> UPPER_HALF = VectorMask.fromLong(F, -1L << DS.length());
 
   // GEMM register tile: MR rows x NR vectors of C live in registers; B is packed in panels of W columns.
   static final int MR = 4;
@@ -769,13 +777,11 @@ final class PanamaVectorKernels implements VectorKernels {
   private static void laySegment(float[] dst, int base, int n, double sigma, double[] radius, double[] trig, int at,
       boolean add) {
     int p = 0;
-    for (int bound = DS.loopBound(n); p < bound; p += DS.length()) {
-      FloatVector v = (FloatVector) DoubleVector.fromArray(DS, radius, at + p)
-          .mul(sigma)
-          .mul(DoubleVector.fromArray(DS, trig, at + p))
-          .convertShape(VectorOperators.D2F, FH, 0);
+    for (int bound = F.loopBound(n), half = DS.length(); p < bound; p += L) {
+      FloatVector lower = scaledProducts(sigma, radius, trig, at + p, 0);
+      FloatVector v = lower.blend(scaledProducts(sigma, radius, trig, at + p + half, -1), UPPER_HALF);
       if (add) {
-        v = FloatVector.fromArray(FH, dst, base + p).add(v);
+        v = FloatVector.fromArray(F, dst, base + p).add(v);
       }
       v.intoArray(dst, base + p);
     }
@@ -783,5 +789,16 @@ final class PanamaVectorKernels implements VectorKernels {
       float v = (float) (radius[at + p] * sigma * trig[at + p]);
       dst[base + p] = add ? dst[base + p] + v : v;
     }
+  }
+
+  /**
+   * {@code (float) (radius[i]·σ·trig[i])} for one vector of {@link #DS} at {@code i}, in half {@code part}
+   * (0 or −1) of a vector of {@link #F}; the other lanes are zero.
+   */
+  private static FloatVector scaledProducts(double sigma, double[] radius, double[] trig, int i, int part) {
+    return (FloatVector) DoubleVector.fromArray(DS, radius, i)
+        .mul(sigma)
+        .mul(DoubleVector.fromArray(DS, trig, i))
+        .convertShape(VectorOperators.D2F, F, part);
   }
 }
