@@ -6,6 +6,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -27,8 +28,10 @@ final class PanamaVectorKernels implements VectorKernels {
    */
   private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
   private static final int L = F.length();
-  /** The lanes of {@link #F} that part −1 of a conversion from {@link #DS} fills. */
+  /** The upper half of the lanes of {@link #F}. */
   private static final VectorMask<Float> UPPER_HALF = VectorMask.fromLong(F, -1L << DS.length());
+  /** Moves the lower half of the lanes of {@link #F} to its upper half. */
+  private static final VectorShuffle<Float> LOWER_TO_UPPER_HALF = VectorShuffle.fromOp(F, i -> (i + DS.length()) % L);
 
   // GEMM register tile: MR rows x NR vectors of C live in registers; B is packed in panels of W columns.
   static final int MR = 4;
@@ -778,8 +781,8 @@ final class PanamaVectorKernels implements VectorKernels {
       boolean add) {
     int p = 0;
     for (int bound = F.loopBound(n), half = DS.length(); p < bound; p += L) {
-      FloatVector lower = scaledProducts(sigma, radius, trig, at + p, 0);
-      FloatVector v = lower.blend(scaledProducts(sigma, radius, trig, at + p + half, -1), UPPER_HALF);
+      FloatVector upper = scaledProducts(sigma, radius, trig, at + p + half).rearrange(LOWER_TO_UPPER_HALF);
+      FloatVector v = scaledProducts(sigma, radius, trig, at + p).blend(upper, UPPER_HALF);
       if (add) {
         v = FloatVector.fromArray(F, dst, base + p).add(v);
       }
@@ -792,13 +795,13 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /**
-   * {@code (float) (radius[i]·σ·trig[i])} for one vector of {@link #DS} at {@code i}, in half {@code part}
-   * (0 or −1) of a vector of {@link #F}; the other lanes are zero.
+   * {@code (float) (radius[i]·σ·trig[i])} for one vector of {@link #DS} at {@code i}, in the lower half
+   * of a vector of {@link #F}; the upper lanes are zero.
    */
-  private static FloatVector scaledProducts(double sigma, double[] radius, double[] trig, int i, int part) {
+  private static FloatVector scaledProducts(double sigma, double[] radius, double[] trig, int i) {
     return (FloatVector) DoubleVector.fromArray(DS, radius, i)
         .mul(sigma)
         .mul(DoubleVector.fromArray(DS, trig, i))
-        .convertShape(VectorOperators.D2F, F, part);
+        .convertShape(VectorOperators.D2F, F, 0);
   }
 }
