@@ -18,13 +18,14 @@ final class PanamaVectorKernels implements VectorKernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
   /**
    * Doubles of the same shape as {@link #F}: half as many lanes. Two of them convert into one vector of
-   * {@link #F} (parts 0 and −1, {@link #UPPER_HALF}). The kernels use no second float species: every
-   * call of a {@code FloatVector} method then profiles one vector class, and C2, which inlines those
-   * methods into each kernel with their shared type profiles, keeps every kernel's vectors in
-   * registers. A half-width float species used by the noise kernels alone (primed on a thread of its
-   * own) made those profiles bimorphic: when C2 compiled the projection GEMM after that, its vectors
-   * were boxed on the heap, and encoding Fashion-MNIST took 25 s instead of 1.5 s in about half of the
-   * runs (README, Vector kernels).
+   * {@link #F}: each with part 0, the second moved up by {@link #LOWER_TO_UPPER_HALF}, then blended.
+   * C2 inlines the Vector API's methods into each kernel with profiles that all callers share, so
+   * the kernels use one species per element type and convert with part 0 only (but for the int8
+   * kernels' second part on 128-bit NEON, {@link PanamaCodeKernels}). A half-width float
+   * species in the noise kernels (primed on a thread of its own) made the float profiles bimorphic,
+   * and a projection GEMM compiled after that boxed its vectors: encoding Fashion-MNIST took 25 s
+   * instead of 1.5 s in about half of the runs. A part −1 conversion put the part-handling path into
+   * the int8 kernels' widening on x86: 9 % slower rounds (README, Kernels).
    */
   private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
   private static final int L = F.length();
