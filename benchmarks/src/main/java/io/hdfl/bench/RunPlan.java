@@ -50,6 +50,7 @@ record RunPlan(List<String> benchmarks, Map<String, List<String>> params) {
         name(SimilarityBenchmark.class, "similarityScalar"), name(SimilarityBenchmark.class, "similarityVector"),
         name(CodeSimilarityBenchmark.class, "codeSimilarityScalar"),
         name(CodeSimilarityBenchmark.class, "codeSimilarityVector"),
+        name(PassScoringBenchmark.class, "passScoringScalar"), name(PassScoringBenchmark.class, "passScoringVector"),
         name(AxpyBenchmark.class, "axpyScalar"), name(AxpyBenchmark.class, "axpyVector"),
         name(NoiseBenchmark.class, "atTurnScalar"), name(NoiseBenchmark.class, "atTurnVector"),
         name(NoiseBenchmark.class, "drawAheadScalar"), name(NoiseBenchmark.class, "drawAheadVector"),

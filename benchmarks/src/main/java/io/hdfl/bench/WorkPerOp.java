@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * The useful work one benchmark op does, to turn time per op into a rate: FLOP for the GEMM,
- * similarity and axpy kernels ({@code 2·n·f·D}, {@code 2·nq·S·D}, {@code 2·D}), elements for cos and
+ * similarity, pass-scoring and axpy kernels ({@code 2·n·f·D}, {@code 2·nq·S·D}, {@code 2·D}), elements for cos and
  * for noise (values of a model update).
  *
  * @param amount work per op, in {@code unit}s
@@ -26,6 +26,8 @@ record WorkPerOp(double amount, String unit) {
       case "SimilarityBenchmark":
       case "CodeSimilarityBenchmark":
         return new WorkPerOp(2.0 * num(params, "queries") * num(params, "classes") * num(params, "dim"), FLOP);
+      case "PassScoringBenchmark":
+        return new WorkPerOp(2.0 * PassScoringBenchmark.SAMPLES * num(params, "classes") * num(params, "dim"), FLOP);
       case "AxpyBenchmark":
         return new WorkPerOp(2.0 * num(params, "dim"), FLOP);
       case "CosBenchmark":

@@ -63,6 +63,8 @@ class KernelBenchmarksTest {
         WorkPerOp.of("SimilarityBenchmark", Map.of("queries", "1000", "classes", "26", "dim", "10000")).amount());
     assertEquals(2.0 * 1000 * 10 * 2000,
         WorkPerOp.of("CodeSimilarityBenchmark", Map.of("queries", "1000", "classes", "10", "dim", "2000")).amount());
+    assertEquals(2.0 * 600 * 10 * 2000, WorkPerOp.of("PassScoringBenchmark",
+        Map.of("peers", "100", "order", "shuffled", "classes", "10", "dim", "2000")).amount());
     WorkPerOp noise = WorkPerOp.of("NoiseBenchmark", Map.of("values", "20000"));
     assertEquals(20000, noise.amount());
     assertEquals("Gelem/s", noise.rateUnit());
