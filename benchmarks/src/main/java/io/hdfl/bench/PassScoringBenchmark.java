@@ -76,7 +76,7 @@ public class PassScoringBenchmark {
     offsets = new int[peers][];
     for (int p = 0; p < peers; p++) {
       codes[p] = quantized(SyntheticInputs.hypervectors(SAMPLES, dim, SyntheticInputs.SEED + 6 + p));
-      offsets[p] = visitOrder(new SplittableRandom(SyntheticInputs.SEED + 7 + p));
+      offsets[p] = visitOrder(new SplittableRandom((SyntheticInputs.SEED ^ 0x0DE5) + p)); // not a codes seed
     }
     protos = SyntheticInputs.gaussian(classes * dim, 30.0, SyntheticInputs.SEED + 5);
     scores = new float[BLOCK * classes];
