@@ -40,7 +40,6 @@ class SparkplugSignalSourceTest {
         .sampleRateHz(10);
   }
 
-  /** Connects the edge node with its NDEATH as last will, and publishes its births. */
   /** Closes {@code p} (null: nothing), ignoring a connection that is already gone; returns null. */
   private static TestPublisher closeQuietly(TestPublisher p) {
     if (p != null) {
@@ -53,6 +52,7 @@ class SparkplugSignalSourceTest {
     return null;
   }
 
+  /** Connects the edge node with its NDEATH as last will, and publishes its births. */
   private static TestPublisher born(String uri, TestEdgeNode node) throws Exception {
     TestPublisher edge = TestPublisher.connect(uri, node.topic(NDEATH), node.ndeath());
     publishBirths(edge, node);
@@ -202,11 +202,7 @@ class SparkplugSignalSourceTest {
         edge2.publish(node.topic(DDATA, "mill"), node.data(4_000, alias(10, MetricDataType.Float, 43f)));
         assertEquals(43f, src.next(WAIT).value(0));
         edge2.close();
-        try {
-          edge.close();
-        } catch (Exception e) {
-          // its connection died with the broker
-        }
+        closeQuietly(edge); // its connection died with the broker
       }
     }
   }
