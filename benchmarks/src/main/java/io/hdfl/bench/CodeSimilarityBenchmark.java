@@ -51,11 +51,9 @@ public class CodeSimilarityBenchmark {
   public void setUp() {
     scalar = KernelsUnderTest.scalar();
     vector = KernelsUnderTest.vector();
-    float[] h = SyntheticInputs.hypervectors(queries, dim, SyntheticInputs.SEED + 4);
-    codes = new byte[h.length];
-    asFloats = new float[h.length];
-    for (int i = 0; i < h.length; i++) {
-      codes[i] = (byte) Math.round(h[i] * 127f); // EncodedSet's codes: round(x / (1/127)), x in [-1, 1]
+    codes = SyntheticInputs.hypervectorCodes(queries, dim, SyntheticInputs.SEED + 4);
+    asFloats = new float[codes.length];
+    for (int i = 0; i < codes.length; i++) {
       asFloats[i] = codes[i];
     }
     protos = SyntheticInputs.gaussian(classes * dim, 30.0, SyntheticInputs.SEED + 5);

@@ -75,7 +75,7 @@ public class PassScoringBenchmark {
     codes = new byte[peers][];
     offsets = new int[peers][];
     for (int p = 0; p < peers; p++) {
-      codes[p] = quantized(SyntheticInputs.hypervectors(SAMPLES, dim, SyntheticInputs.SEED + 6 + p));
+      codes[p] = SyntheticInputs.hypervectorCodes(SAMPLES, dim, SyntheticInputs.SEED + 6 + p);
       offsets[p] = visitOrder(new SplittableRandom((SyntheticInputs.SEED ^ 0x0DE5) + p)); // not a codes seed
     }
     protos = SyntheticInputs.gaussian(classes * dim, 30.0, SyntheticInputs.SEED + 5);
@@ -85,15 +85,6 @@ public class PassScoringBenchmark {
     pass(vector, 0);
     check("setup check, " + vector.describe(), 0);
     Arrays.fill(scores, Float.NaN); // a score the measured ops leave unwritten fails the teardown check
-  }
-
-  /** Codes as {@code EncodedSet} makes them: {@code round(x · 127)}, x in [-1, 1]. */
-  private static byte[] quantized(float[] h) {
-    byte[] c = new byte[h.length];
-    for (int i = 0; i < h.length; i++) {
-      c[i] = (byte) Math.round(h[i] * 127f);
-    }
-    return c;
   }
 
   private int[] visitOrder(SplittableRandom rng) {

@@ -51,6 +51,16 @@ final class SyntheticInputs {
     return a;
   }
 
+  /** {@code n} cos-encoded hypervectors as int8 codes, as {@code EncodedSet} keeps them: {@code round(x · 127)}. */
+  static byte[] hypervectorCodes(int n, int d, long seed) {
+    float[] h = hypervectors(n, d, seed);
+    byte[] c = new byte[h.length];
+    for (int i = 0; i < h.length; i++) {
+      c[i] = (byte) Math.round(h[i] * 127f); // round(x / (1/127)), x in [-1, 1]
+    }
+    return c;
+  }
+
   /**
    * {@code len} multiples of {@code 2^-scaleBits} with integer numerators in {@code (-limit, limit)}:
    * sums and halvings of such values are exact in float32, so results can be compared bit for bit.
