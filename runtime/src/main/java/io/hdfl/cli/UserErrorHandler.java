@@ -12,8 +12,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Turns exceptions into one line on stderr and an exit code: bad input (files, values) → 2, with
- * no stack trace; anything else is a bug → 70, with the stack trace only when {@code HDFL_DEBUG} is
- * set.
+ * no stack trace; a run that could not complete (a federation timed out, a broker cannot be reached)
+ * → 1; anything else is a bug → 70, with the stack trace only when {@code HDFL_DEBUG} is set.
  */
 final class UserErrorHandler implements IExecutionExceptionHandler {
   static final int BAD_INPUT = 2;
@@ -24,7 +24,9 @@ final class UserErrorHandler implements IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parsed) {
     var err = cmd.getErr();
-    if (ex instanceof io.hdfl.federation.FederationException) {
+    // a federation that timed out, a broker that cannot be reached: the run could not complete, and
+    // the message says why (no bug, so no "internal error")
+    if (ex instanceof io.hdfl.federation.FederationException || ex instanceof io.hdfl.transport.TransportException) {
       err.println("hdfl: error: " + ex.getMessage());
       return CHECK_FAILED;
     }

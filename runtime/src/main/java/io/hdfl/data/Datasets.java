@@ -29,6 +29,7 @@ public final class Datasets {
    *     lists them), the file is missing, or its content is invalid
    */
   public static Dataset load(Path path, LoadOptions options) throws IOException {
+    Decompression.requireFile(path);
     DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
     Dataset data =
         switch (format) {
@@ -75,6 +76,7 @@ public final class Datasets {
    */
   public static Dataset loadCompatible(Path path, Dataset reference, LoadOptions options)
       throws IOException {
+    Decompression.requireFile(path);
     DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
     LoadOptions effective = options;
     if (format == DatasetFormat.CSV && options.classNames().isEmpty()) {

@@ -30,9 +30,7 @@ final class Decompression {
    */
   static InputStream open(Path path) throws IOException {
     String source = path.toString();
-    if (Files.isDirectory(path)) {
-      throw new DatasetFormatException(source, "is a directory, not a data file");
-    }
+    requireFile(path);
     InputStream raw;
     try {
       raw = Files.newInputStream(path);
@@ -52,6 +50,21 @@ final class Decompression {
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
+    }
+  }
+
+  /**
+   * Checks that {@code path} names a file, before anything is guessed from its name: a mistyped
+   * path is reported as missing, not as an unknown format or a missing companion file.
+   *
+   * @throws DatasetFormatException if it is a directory or does not exist
+   */
+  static void requireFile(Path path) {
+    if (Files.isDirectory(path)) {
+      throw new DatasetFormatException(path.toString(), "is a directory, not a data file");
+    }
+    if (!Files.exists(path)) {
+      throw new DatasetFormatException(path.toString(), "file not found");
     }
   }
 

@@ -37,6 +37,7 @@ public final class IdxFormat {
    *     path(s) tried), or either file is malformed
    */
   public static Dataset read(Path images) throws IOException {
+    Decompression.requireFile(images); // a missing images file is reported as such, not as its missing labels
     return read(images, labelsPathFor(images));
   }
 

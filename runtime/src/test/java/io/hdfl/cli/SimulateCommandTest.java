@@ -108,6 +108,25 @@ class SimulateCommandTest {
   }
 
   @Test
+  void anUnreachableBrokerOrAMistypedFileIsAnErrorNotABug() throws Exception {
+    Path[] d = data();
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort(); // closed again: nothing listens there
+    }
+    CliRun r = CliRun.of("simulate", "--train", d[0].toString(), "--test", d[1].toString(), "--peers", "2",
+        "--rounds", "1", "--broker", "tcp://127.0.0.1:" + port, "--out", dir.resolve("unreachable").toString());
+    assertEquals(1, r.code(), r.err());
+    assertTrue(r.err().contains("hdfl: error: cannot connect to MQTT broker tcp://127.0.0.1:" + port
+        + ": connection refused"), r.err());
+    assertTrue(!r.err().contains("internal error"), r.err());
+    Path typo = dir.resolve("train-images-idx3-ubyte.gz");
+    CliRun t = CliRun.of("simulate", "--train", typo.toString(), "--test", d[1].toString());
+    assertEquals(2, t.code(), t.err());
+    assertTrue(t.err().contains(typo + ": file not found"), t.err());
+  }
+
+  @Test
   void aStarLearnsFromLiveSyntheticMachinesEndToEnd() throws Exception {
     Path out = dir.resolve("machining");
     CliRun r = CliRun.of("simulate", "--source", "synthetic-machining", "--peers", "3", "--topology", "star",

@@ -61,6 +61,22 @@ class DatasetsTest {
   }
 
   @Test
+  void aMissingFileIsReportedAsMissingWhateverItsName() throws IOException {
+    // a mistyped path: before its format (or an IDX file's labels) is guessed from the name
+    for (String name : new String[] {"data.gz", "noextension", "train-images-idx3-ubyte.gz"}) {
+      Path absent = dir.resolve(name);
+      assertEquals(absent + ": file not found", failure(() -> Datasets.load(absent)), name);
+      assertEquals(absent + ": file not found",
+          failure(() -> Datasets.loadCompatible(absent, TestFiles.synthetic(4, 2, 2))), name);
+    }
+    Path sub = Files.createDirectory(dir.resolve("folder"));
+    assertTrue(failure(() -> Datasets.load(sub)).contains("is a directory"));
+    // an existing file with an unknown name still lists the formats
+    Path unknown = write(dir, "data.bin", new byte[] {1, 2, 3});
+    assertTrue(failure(() -> Datasets.load(unknown)).contains("unknown data file type"));
+  }
+
+  @Test
   void compatibleChoirTakesTrainingClasses() throws IOException {
     Dataset train = TestFiles.synthetic(10, 2, 5);
     // The test file's header declares only 3 classes; the result must carry the training's 5.

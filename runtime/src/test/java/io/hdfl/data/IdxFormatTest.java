@@ -84,6 +84,12 @@ class IdxFormatTest {
   }
 
   @Test
+  void aMissingImagesFileIsReportedAsMissing() {
+    Path img = dir.resolve("t10k-images-idx3-ubyte.gz");
+    assertEquals(img + ": file not found", failure(() -> IdxFormat.read(img)));
+  }
+
+  @Test
   void missingLabelsFileNamesPathsTried() throws IOException {
     Path img = write(dir, "train-images-idx3-ubyte.gz", gzip(images(3, 2, 2, PIXELS)));
     String m = failure(() -> IdxFormat.read(img));
