@@ -75,9 +75,7 @@ public record FederationSettings(
     if (topology == Topology.RING && privacy == ScheduleMode.FEDHDP) {
       throw new IllegalArgumentException("--privacy fedhdp is the star's schedule; a ring uses privatedfl");
     }
-    if (maxPacketBytes < 0) {
-      throw new IllegalArgumentException("--max-packet must be >= 0, got " + maxPacketBytes);
-    }
+    FrameChannel.checkMaxPacket(maxPacketBytes); // checked here, before a run connects anything
     if (quorum < 0) {
       throw new IllegalArgumentException("--quorum must be >= 0, got " + quorum);
     }

@@ -27,13 +27,26 @@ public final class FrameChannel {
   private final Reassembler reassembler = Reassembler.builder().build();
   private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
 
+  /** The smallest packet limit a frame can be chunked for (a chunk's header must fit with room to spare). */
+  public static final int MIN_PACKET_BYTES = 256;
+
   /** @param maxPacketBytes largest payload the broker accepts; 0 = no limit (never chunk) */
   public FrameChannel(Transport transport, int maxPacketBytes) {
-    if (maxPacketBytes < 0 || (maxPacketBytes > 0 && maxPacketBytes < 256)) {
-      throw new IllegalArgumentException("--max-packet must be 0 (no limit) or at least 256 bytes, got " + maxPacketBytes);
-    }
+    checkMaxPacket(maxPacketBytes);
     this.transport = transport;
     this.maxPacketBytes = maxPacketBytes;
+  }
+
+  /**
+   * Checks a packet limit: 0 (no limit) or at least {@link #MIN_PACKET_BYTES}.
+   *
+   * @throws IllegalArgumentException otherwise
+   */
+  public static void checkMaxPacket(int maxPacketBytes) {
+    if (maxPacketBytes < 0 || (maxPacketBytes > 0 && maxPacketBytes < MIN_PACKET_BYTES)) {
+      throw new IllegalArgumentException("--max-packet must be 0 (no limit) or at least " + MIN_PACKET_BYTES
+          + " bytes, got " + maxPacketBytes);
+    }
   }
 
   /** Publishes a frame, in chunks when it exceeds the packet limit. */

@@ -47,6 +47,12 @@ public record RunPlan(
     if (peers < 1) {
       throw new IllegalArgumentException("--peers must be >= 1, got " + peers);
     }
+    if (threads < 1) {
+      throw new IllegalArgumentException("--threads must be >= 1, got " + threads);
+    }
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("--timeout must be >= 1 s, got " + timeout.toSeconds() + " s");
+    }
     if (!transport.equals("mqtt") && !transport.equals("loopback")) {
       throw new IllegalArgumentException("--transport must be mqtt or loopback, got '" + transport + "'");
     }

@@ -105,6 +105,16 @@ class SimulateCommandTest {
         d[1].toString());
     assertEquals(2, t.code());
     assertTrue(t.err().contains("--transport"), t.err());
+    // checked before anything is loaded or connected, each as one line of its own
+    String[][] early = {
+        {"--max-packet", "10", "--max-packet must be 0 (no limit) or at least 256 bytes, got 10"},
+        {"--timeout", "0", "--timeout must be >= 1 s, got 0 s"},
+        {"--threads", "0", "--threads must be >= 1, got 0"}};
+    for (String[] c : early) {
+      CliRun e = CliRun.of("simulate", "--train", d[0].toString(), "--test", d[1].toString(), c[0], c[1]);
+      assertEquals(2, e.code(), e.err());
+      assertEquals("hdfl: error: " + c[2], e.err().strip(), e.err());
+    }
   }
 
   @Test
