@@ -21,14 +21,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FrameChannel {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
+  /** The smallest packet limit a frame can be chunked for (a chunk's header must fit with room to spare). */
+  public static final int MIN_PACKET_BYTES = 256;
 
   private final Transport transport;
   private final int maxPacketBytes;
   private final Reassembler reassembler = Reassembler.builder().build();
   private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
-
-  /** The smallest packet limit a frame can be chunked for (a chunk's header must fit with room to spare). */
-  public static final int MIN_PACKET_BYTES = 256;
 
   /** @param maxPacketBytes largest payload the broker accepts; 0 = no limit (never chunk) */
   public FrameChannel(Transport transport, int maxPacketBytes) {

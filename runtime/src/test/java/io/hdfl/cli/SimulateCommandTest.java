@@ -1,6 +1,7 @@
 package io.hdfl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -129,7 +130,7 @@ class SimulateCommandTest {
     assertEquals(1, r.code(), r.err());
     assertTrue(r.err().contains("hdfl: error: cannot connect to MQTT broker tcp://127.0.0.1:" + port
         + ": connection refused"), r.err());
-    assertTrue(!r.err().contains("internal error"), r.err());
+    assertFalse(r.err().contains("internal error"), r.err());
     Path typo = dir.resolve("train-images-idx3-ubyte.gz");
     CliRun t = CliRun.of("simulate", "--train", typo.toString(), "--test", d[1].toString());
     assertEquals(2, t.code(), t.err());
