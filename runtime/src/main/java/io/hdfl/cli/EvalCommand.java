@@ -3,6 +3,7 @@ package io.hdfl.cli;
 import io.hdfl.data.Dataset;
 import io.hdfl.data.Datasets;
 import io.hdfl.data.LoadOptions;
+import io.hdfl.hd.EncodingPrecision;
 import io.hdfl.hd.HdModel;
 import io.hdfl.hd.ModelFile;
 import io.hdfl.kernels.VectorKernels;
@@ -26,11 +27,19 @@ final class EvalCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin DataLoading loading;
 
-  @Option(names = "--model", required = true, paramLabel = "FILE", description = "Model written by 'hdfl train --model'.")
+  @Option(names = "--model", required = true, paramLabel = "FILE",
+      description = "Model written by 'hdfl train --model', or the final-model.hdfl of a 'hdfl simulate' run folder "
+          + "or of a 'hdfl peer' state directory.")
   Path model;
 
   @Option(names = "--test", required = true, paramLabel = "FILE", description = "Test data.")
   Path test;
+
+  @Option(names = "--encodings", defaultValue = "float32", paramLabel = "float32|int8",
+      converter = Converters.EncodingPrecisionConverter.class,
+      description = "How the test set is encoded before scoring: float32, or int8 codes as 'hdfl simulate' keeps "
+          + "them by default, which gives its final accuracy exactly (default: ${DEFAULT-VALUE}).")
+  EncodingPrecision encodings;
 
   @Option(names = "--threads", description = "Worker threads (default: available processors).")
   Integer threads;
@@ -60,13 +69,14 @@ final class EvalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--threads must be >= 1, got " + t);
     }
     VectorKernels kernels = VectorKernelsProvider.get();
-    EvaluationReport r = new LocalTraining(kernels).evaluate(m, testSet, t);
+    EvaluationReport r = new LocalTraining(kernels).evaluate(m, testSet, t, encodings);
     if (json) {
       Map<String, Object> o = new LinkedHashMap<>(ReportFormat.evaluationJson(r));
       o.put("dim", m.encoder().dim());
       o.put("classes", m.prototypes().classes());
       o.put("encoder", m.encoder().kind().id());
       o.put("similarity", m.similarity().id());
+      o.put("encodings", encodings.id());
       o.put("kernel_provider", kernels.name());
       JsonOutput.print(out, o);
     } else {
@@ -74,6 +84,7 @@ final class EvalCommand implements Callable<Integer> {
       out.printf("  model      %s encoder, D=%d, %d classes, %s similarity, basis seed %d%n",
           m.encoder().kind().id(), m.encoder().dim(), m.prototypes().classes(), m.similarity().id(),
           m.encoder().basisSeed());
+      out.printf("  test set   encoded as %s%n", encodings == EncodingPrecision.INT8 ? "int8 codes" : "float32");
       ReportFormat.printEvaluation(out, r, m.classNames(), true);
     }
     return 0;

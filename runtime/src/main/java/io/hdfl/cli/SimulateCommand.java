@@ -191,6 +191,7 @@ final class SimulateCommand implements Callable<Integer> {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("final_accuracy", r.finalEvaluation().accuracy());
       m.put("macro_f1", r.finalEvaluation().macroF1());
+      m.put("mean_margin", r.finalEvaluation().meanMargin());
       m.put("wall_s", r.wallSeconds());
       m.put("rounds", rounds);
       m.put("peers", peers);
@@ -201,11 +202,14 @@ final class SimulateCommand implements Callable<Integer> {
       m.put("encodings", encodings.id());
       m.put("ledger_entries", r.ledgerEntries());
       m.put("out", r.out().toString());
+      m.put("final_model", r.modelFile().toString());
       JsonOutput.print(stdout, m);
     } else {
       stdout.printf(Locale.ROOT, "final test accuracy %.2f %%, macro-F1 %.4f, %d rounds in %.2f s; run folder %s%n",
           100 * r.finalEvaluation().accuracy(), r.finalEvaluation().macroF1(), rounds, r.wallSeconds(), r.out());
-      stdout.printf("check the privacy ledger: hdfl ledger verify %s%n", r.out().resolve("ledger.jsonl"));
+      stdout.printf("check the privacy ledger: hdfl ledger verify %s%n", r.ledgerFile());
+      stdout.printf("the final model: %s (hdfl eval --model %s --test FILE%s)%n", r.modelFile(), r.modelFile(),
+          encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
     }
     return 0;
   }

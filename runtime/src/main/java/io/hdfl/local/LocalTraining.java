@@ -75,8 +75,8 @@ public final class LocalTraining {
   }
 
   /** Evaluates a saved model: rebuilds its encoder from the spec, then {@link #evaluate}. */
-  public EvaluationReport evaluate(HdModel model, Dataset test, int threads) {
-    return evaluate(model, new Encoder(model.encoder(), kernels, threads), test, threads);
+  public EvaluationReport evaluate(HdModel model, Dataset test, int threads, EncodingPrecision precision) {
+    return evaluate(model, new Encoder(model.encoder(), kernels, threads), test, threads, precision);
   }
 
   private static double seconds(long nanos) {

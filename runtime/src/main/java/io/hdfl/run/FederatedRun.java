@@ -13,6 +13,7 @@ import io.hdfl.hd.Classifier;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
 import io.hdfl.hd.Evaluation;
+import io.hdfl.hd.HdModel;
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.ledger.PeerKeys;
@@ -58,9 +59,11 @@ public final class FederatedRun {
     List<EncodedSet> shards = new ArrayList<>();
     List<LiveStream> streams = null;
     int classes;
+    List<String> classNames;
     if (plan.source() != null) {
       s = plan.settings().withFeatures(SyntheticMachiningFleet.FEATURES);
       classes = SyntheticMachiningFleet.CLASSES;
+      classNames = Dataset.indexClassNames(classes);
       progress.stage("starting " + plan.peers() + " synthetic machines (90 signals at 500 Hz, windows of "
           + SyntheticMachiningFleet.WINDOW + ")");
       Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
@@ -79,6 +82,7 @@ public final class FederatedRun {
       Dataset test = Datasets.loadCompatible(plan.test(), train);
       s = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
       classes = train.numClasses();
+      classNames = train.classNames();
       progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + s.encoder().dim());
       Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
       // int8 encodings are quantized chunk by chunk: the whole data set is never held as floats
@@ -142,7 +146,8 @@ public final class FederatedRun {
     List<RoundRow> rows = rows(s, result, evals, energyAt, timeAt, start, t0, profile);
     RunFolder folder = new RunFolder(plan.out());
     String title = s.topology().id() + " " + s.privacy().id() + ", K=" + plan.peers() + ", D=" + s.encoder().dim();
-    folder.write(rows, result.ledger(), result.keys(),
+    HdModel finalModel = new HdModel(s.encoder(), s.similarity(), result.finalModel(), classNames);
+    folder.write(rows, result.ledger(), result.keys(), finalModel,
         RunSummary.markdown(plan, rows, evals.get(s.rounds()), result, meter.reason()), title);
     return new RunResult(rows, evals.get(s.rounds()), result.wallSeconds(), plan.out(), meter.reason(),
         result.ledger().size());

@@ -1,6 +1,8 @@
 package io.hdfl.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hdfl.hd.HdModel;
+import io.hdfl.hd.ModelFile;
 import io.hdfl.io.AtomicFile;
 import io.hdfl.plot.LinePlot;
 import io.hdfl.plot.PlotSupport;
@@ -15,7 +17,8 @@ import java.util.Map;
 
 /**
  * Writes a run's folder: {@code rounds.jsonl}, {@code ledger.jsonl}, {@code keys/<peer>.pub} (so that
- * {@code hdfl ledger verify RUN/ledger.jsonl} needs no other argument), {@code summary.md}, and the
+ * {@code hdfl ledger verify RUN/ledger.jsonl} needs no other argument), the final model as {@code
+ * final-model.hdfl} (a {@link ModelFile}, which {@code hdfl eval} reads), {@code summary.md}, and the
  * plots {@code accuracy.png}, {@code noise.png}, {@code energy.png} (left out, with a note in the
  * summary, on a runtime without {@code java.desktop}: {@link PlotSupport}). Every file is written atomically.
  */
@@ -38,10 +41,15 @@ public final class RunFolder {
     return dir.resolve("ledger.jsonl");
   }
 
+  public Path modelFile() {
+    return dir.resolve("final-model.hdfl");
+  }
+
   /** Writes everything; {@code summary} is the Markdown text of summary.md. */
-  public void write(List<RoundRow> rounds, List<LedgerLine> ledger, Map<String, PeerKeys> keys, String summary,
-      String title) throws IOException {
+  public void write(List<RoundRow> rounds, List<LedgerLine> ledger, Map<String, PeerKeys> keys, HdModel finalModel,
+      String summary, String title) throws IOException {
     Files.createDirectories(dir);
+    ModelFile.write(finalModel, modelFile());
     AtomicFile.write(dir.resolve("rounds.jsonl"), out -> {
       for (RoundRow r : rounds) {
         out.write(JSON.writeValueAsBytes(r.toJson()));

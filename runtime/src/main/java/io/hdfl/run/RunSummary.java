@@ -77,9 +77,15 @@ final class RunSummary {
         b.append("- ").append(o.sentence()).append('\n');
       }
     }
+    RunFolder folder = new RunFolder(plan.out());
     b.append("\n## Files\n\n`rounds.jsonl` (one object per round), `ledger.jsonl` (signed privacy ledger; check it with ")
-        .append("`hdfl ledger verify ").append(plan.out().resolve("ledger.jsonl")).append("`), `keys/` (peers' public ")
-        .append("keys), `accuracy.png`, `noise.png`, `energy.png`.\n");
+        .append("`hdfl ledger verify ").append(folder.ledgerFile()).append("`), `keys/` (peers' public keys), ")
+        .append("`final-model.hdfl` (the final model; `hdfl eval --model ").append(folder.modelFile()).append(" --test FILE")
+        .append(plan.encodings() == io.hdfl.hd.EncodingPrecision.INT8 ? " --encodings int8" : "")
+        .append("` scores it as this run did")
+        .append(plan.noise().equals("seeded") && !s.privacy().id().equals("none")
+            ? "; its noise is seeded, so anyone who knows the seed can remove it" : "")
+        .append("), `accuracy.png`, `noise.png`, `energy.png`.\n");
     return b.toString();
   }
 

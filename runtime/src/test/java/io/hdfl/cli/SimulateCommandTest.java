@@ -2,6 +2,7 @@ package io.hdfl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,9 +37,10 @@ class SimulateCommandTest {
     assertEquals(12, j.get("ledger_entries").asInt());
     assertTrue(r.err().contains("round 3/3"), "progress per round: " + r.err());
     for (String f : new String[] {"rounds.jsonl", "ledger.jsonl", "summary.md", "accuracy.png", "noise.png",
-        "energy.png", "keys/peer-001.pub"}) {
+        "energy.png", "keys/peer-001.pub", "final-model.hdfl"}) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
     }
+    assertEquals(out.resolve("final-model.hdfl").toString(), j.get("final_model").asText());
     List<String> rounds = Files.readAllLines(out.resolve("rounds.jsonl"));
     assertEquals(3, rounds.size());
     JsonNode last = new ObjectMapper().readTree(rounds.get(2));
@@ -56,6 +58,26 @@ class SimulateCommandTest {
     CliRun v = CliRun.of("ledger", "verify", out.resolve("ledger.jsonl").toString());
     assertEquals(0, v.code(), v.out() + v.err());
     assertTrue(v.out().contains("ledger OK: 12 entries"), v.out());
+    // The saved final model is the one evaluated: scored on int8 codes, as the peers kept theirs, it gives
+    // the run's final evaluation to the last digit (the mean top-2 margin tells models and codes apart
+    // where the accuracy, on such easy data, would not).
+    Path model = out.resolve("final-model.hdfl");
+    JsonNode ej = evalJson(model, d[1], "int8");
+    assertEquals("int8", ej.get("encodings").asText());
+    assertEquals(500, ej.get("dim").asInt());
+    for (String key : new String[] {"accuracy", "macro_f1", "mean_margin"}) {
+      String runKey = key.equals("accuracy") ? "final_accuracy" : key;
+      assertEquals(j.get(runKey).asDouble(), ej.get(key).asDouble(), 0.0, key + ": " + ej);
+    }
+    JsonNode floats = evalJson(model, d[1], "float32");
+    assertNotEquals(ej.get("mean_margin").asDouble(), floats.get("mean_margin").asDouble(), "float codes score apart");
+  }
+
+  private static JsonNode evalJson(Path model, Path test, String encodings) throws Exception {
+    CliRun e = CliRun.of("eval", "--model", model.toString(), "--test", test.toString(), "--encodings", encodings,
+        "--json");
+    assertEquals(0, e.code(), e.err());
+    return new ObjectMapper().readTree(e.out());
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.hdfl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -73,6 +74,35 @@ class TrainCommandTest {
     CliRun human = CliRun.of("eval", "--model", model.toString(), "--test", test.toString());
     assertEquals(0, human.code());
     assertTrue(human.out().contains("per-class recall"), human.out());
+  }
+
+  @Test
+  void evalEncodesTheTestSetAsAskedAndAModelTrainedOnInt8CodesScoresTheSameOnThem() throws Exception {
+    Path model = dir.resolve("int8.hdfl");
+    CliRun t = CliRun.of("train", "--train", train.toString(), "--test", test.toString(), "--dim", "400",
+        "--epochs", "2", "--encodings", "int8", "--model", model.toString(), "--json");
+    assertEquals(0, t.code(), t.err());
+    ObjectMapper om = new ObjectMapper();
+    JsonNode trained = om.readTree(t.out());
+    double[] margin = new double[2];
+    String[] modes = {"int8", "float32"};
+    for (int m = 0; m < 2; m++) {
+      CliRun e = CliRun.of("eval", "--model", model.toString(), "--test", test.toString(), "--encodings", modes[m],
+          "--json");
+      assertEquals(0, e.code(), e.err());
+      JsonNode j = om.readTree(e.out());
+      assertEquals(modes[m], j.get("encodings").asText());
+      assertEquals(trained.get("accuracy").asDouble(), j.get("accuracy").asDouble(), m == 0 ? 0.0 : 0.03, modes[m]);
+      margin[m] = j.get("mean_margin").asDouble();
+    }
+    assertEquals(trained.get("mean_margin").asDouble(), margin[0], 0.0, "int8 codes score exactly as in training");
+    assertNotEquals(margin[0], margin[1], "float32 codes score apart");
+    CliRun human = CliRun.of("eval", "--model", model.toString(), "--test", test.toString(), "--encodings", "int8");
+    assertEquals(0, human.code(), human.err());
+    assertTrue(human.out().contains("int8 codes"), human.out());
+    CliRun bad = CliRun.of("eval", "--model", model.toString(), "--test", test.toString(), "--encodings", "int4");
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().contains("float32 or int8"), bad.err());
   }
 
   @Test
