@@ -5,7 +5,11 @@ import io.hdfl.hd.ModelFormatException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
@@ -56,6 +60,15 @@ final class UserErrorHandler implements IExecutionExceptionHandler {
     }
     if (ex instanceof AccessDeniedException) {
       return ((AccessDeniedException) ex).getFile() + ": permission denied";
+    }
+    if (ex instanceof FileSystemException fs && fs.getFile() != null) {
+      // these name only the file in their message: say what is wrong with it
+      String reason = fs.getReason() != null ? fs.getReason()
+          : fs instanceof FileAlreadyExistsException ? "already exists"
+          : fs instanceof NotDirectoryException ? "not a directory"
+          : fs instanceof DirectoryNotEmptyException ? "directory not empty"
+          : fs.getClass().getSimpleName();
+      return fs.getFile() + (fs.getOtherFile() != null ? " -> " + fs.getOtherFile() : "") + ": " + reason;
     }
     if (ex instanceof IOException) {
       return ex.getMessage() == null ? ex.toString() : ex.getMessage();

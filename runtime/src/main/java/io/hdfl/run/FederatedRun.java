@@ -50,6 +50,7 @@ public final class FederatedRun {
   }
 
   public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
+    new RunFolder(plan.out()).checkWritable(); // before the run, not after it
     // the scoring kernels compiled by C2 while the data load, not on-stack during the federation
     VectorKernelsProvider.primeInBackground();
     // and the signing code's one-time setup done then too, not as the federation's clock starts

@@ -45,6 +45,27 @@ public final class RunFolder {
     return dir.resolve("final-model.hdfl");
   }
 
+  /**
+   * Fails, before a run starts, if this folder could not be written at its end: it exists and is not
+   * a directory, or the nearest folder above it that exists is a file or is not writable.
+   *
+   * @throws IllegalArgumentException naming the folder and the reason
+   */
+  public void checkWritable() {
+    Path existing = dir.toAbsolutePath();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return; // nothing above it exists: creating it says why
+    }
+    String why = !Files.isDirectory(existing) ? existing + " is not a directory"
+        : !Files.isWritable(existing) ? existing + " is not writable" : null;
+    if (why != null) {
+      throw new IllegalArgumentException("cannot write the run folder " + dir + ": " + why);
+    }
+  }
+
   /** Writes everything; {@code summary} is the Markdown text of summary.md. */
   public void write(List<RoundRow> rounds, List<LedgerLine> ledger, Map<String, PeerKeys> keys, HdModel finalModel,
       String summary, String title) throws IOException {

@@ -132,7 +132,10 @@ class SimulateCommandTest {
     String[][] early = {
         {"--max-packet", "10", "--max-packet must be 0 (no limit) or at least 256 bytes, got 10"},
         {"--timeout", "0", "--timeout must be >= 1 s, got 0 s"},
-        {"--threads", "0", "--threads must be >= 1, got 0"}};
+        {"--threads", "0", "--threads must be >= 1, got 0"},
+        {"--out", d[0].toString(), "cannot write the run folder " + d[0] + ": " + d[0] + " is not a directory"},
+        {"--out", d[0].resolve("run").toString(),
+            "cannot write the run folder " + d[0].resolve("run") + ": " + d[0] + " is not a directory"}};
     for (String[] c : early) {
       CliRun e = CliRun.of("simulate", "--train", d[0].toString(), "--test", d[1].toString(), c[0], c[1]);
       assertEquals(2, e.code(), e.err());
