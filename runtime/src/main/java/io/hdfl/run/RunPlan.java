@@ -65,5 +65,8 @@ public record RunPlan(
     if (brokerUrl != null && transport.equals("loopback")) {
       throw new IllegalArgumentException("--broker needs --transport mqtt");
     }
+    if (brokerUrl != null) {
+      io.hdfl.transport.MqttSettings.normalizeUri(brokerUrl); // a bad URL is told before the data load
+    }
   }
 }

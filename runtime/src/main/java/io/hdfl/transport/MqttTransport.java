@@ -73,6 +73,7 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 public final class MqttTransport implements Transport {
   private static final System.Logger LOG = System.getLogger("io.hdfl.transport");
   private static final long CLOSE_QUIESCE_MS = 200;
+  private static final String PLAIN_PORT_HINT = " (a plain MQTT port? try tcp://)";
   private static final long WATCHDOG_PERIOD_MS = 1000;
   /** Looks at every transport's connection once a second. */
   private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -593,12 +594,20 @@ public final class MqttTransport implements Transport {
         } else if (why.contains("certification path")) {
           hint = s.caFile() == null ? " (set caFile to the broker's CA certificate)"
               : " (is " + s.caFile() + " the CA that signed the broker's certificate?)";
+        } else if (root instanceof java.io.EOFException || root instanceof SocketException
+            || why.contains("terminated the handshake") || why.contains("shut down incorrectly")
+            || why.contains("Unsupported or unrecognized SSL message")) {
+          hint = PLAIN_PORT_HINT; // the server closed or answered in clear where a handshake was due
         }
         return prefix + "TLS handshake failed: " + why + hint;
       }
       if (t.getCause() == t) {
         break;
       }
+    }
+    if (s.tls() && root instanceof SocketException) {
+      // a plain MQTT broker drops a TLS client hello it cannot parse (Mosquitto resets the connection)
+      return prefix + "TLS handshake failed: " + firstLine(String.valueOf(root.getMessage())) + PLAIN_PORT_HINT;
     }
     if (e.getReasonCode() == MqttException.REASON_CODE_CONNECTION_LOST) {
       return prefix + "the broker closed the connection during the handshake"

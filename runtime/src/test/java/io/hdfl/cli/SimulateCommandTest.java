@@ -133,6 +133,8 @@ class SimulateCommandTest {
         {"--max-packet", "10", "--max-packet must be 0 (no limit) or at least 256 bytes, got 10"},
         {"--timeout", "0", "--timeout must be >= 1 s, got 0 s"},
         {"--threads", "0", "--threads must be >= 1, got 0"},
+        {"--broker", "http://x", "bad broker URL 'http://x': unsupported scheme http; expected tcp://host:port or "
+            + "ssl://host:port"},
         {"--out", d[0].toString(), "cannot write the run folder " + d[0] + ": " + d[0] + " is not a directory"},
         {"--out", d[0].resolve("run").toString(),
             "cannot write the run folder " + d[0].resolve("run") + ": " + d[0] + " is not a directory"}};

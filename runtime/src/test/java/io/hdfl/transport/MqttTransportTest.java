@@ -235,6 +235,17 @@ class MqttTransportTest {
   }
 
   @Test
+  void aTlsClientAtAPlainPortIsToldToTryTcp() {
+    String uri = broker.uri().replace("tcp://", "ssl://");
+    TransportException e = assertThrows(TransportException.class,
+        () -> MqttTransport.connect(settings(uri).connectTimeout(Duration.ofSeconds(5)).build()));
+    assertOneLine(e.getMessage());
+    assertTrue(e.getMessage().startsWith("cannot connect to MQTT broker " + uri + ": TLS handshake failed: "),
+        e.getMessage());
+    assertTrue(e.getMessage().endsWith("(a plain MQTT port? try tcp://)"), e.getMessage());
+  }
+
+  @Test
   void silentServerTimesOutWithAOneLineError() throws IOException {
     try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
       String uri = "tcp://127.0.0.1:" + silent.getLocalPort();
