@@ -51,8 +51,19 @@ final class PeerCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf("final model after round %d: %s%n", o.rounds(), o.finalModel());
     if (o.ledger() != null) {
-      out.printf("ledger: %s (check it: hdfl ledger verify %s --keys KEYS_DIR)%n", o.ledger(), o.ledger());
+      // the roster directory holds the peers' public keys, unless the federation signs a roster instead
+      String keys = hasPublicKeys(cfg.rosterDir()) ? cfg.rosterDir().toString() : "KEYS_DIR";
+      out.printf("ledger: %s (check it: hdfl ledger verify %s --keys %s)%n", o.ledger(), o.ledger(), keys);
     }
     return 0;
+  }
+
+  /** Whether {@code dir} holds an Ed25519 public key file ({@code <id>.pub}) that the ledger check can use. */
+  private static boolean hasPublicKeys(java.nio.file.Path dir) {
+    try (var files = java.nio.file.Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).anyMatch(n -> n.endsWith(".pub") && !n.endsWith(".kx.pub"));
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return false; // no such directory, or unreadable: the generic hint does
+    }
   }
 }

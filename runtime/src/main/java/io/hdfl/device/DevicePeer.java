@@ -185,6 +185,7 @@ public final class DevicePeer {
       // restart (a model or update in flight to it is sent again at once)
       PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
       CompletableFuture<Void> failure;
+      RingPeer ringPeer = null;
       switch (cfg.role()) {
         case "ring": {
           PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
@@ -199,6 +200,7 @@ public final class DevicePeer {
             peer.learningFrom(collector);
           }
           running.add(peer);
+          ringPeer = peer;
           boolean resumed = false;
           if (resuming) {
             Optional<RingCheckpoint> last = checkpoints.ring();
@@ -271,6 +273,9 @@ public final class DevicePeer {
             + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
       } catch (java.util.concurrent.ExecutionException e) {
         throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
+      }
+      if (ringPeer != null) {
+        ringPeer.archiveFinal(env); // the entries after this peer's last turn
       }
       ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
       List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());

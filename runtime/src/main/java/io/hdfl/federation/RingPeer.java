@@ -479,8 +479,20 @@ public final class RingPeer implements AutoCloseable {
     }
   }
 
+  /**
+   * Archives the ledger lines the final model {@code fin} carries that this peer has not archived yet:
+   * the entries of the peers after its last turn, which no model brings it otherwise. With them its
+   * ledger is the whole chain, up to the entry of the final model.
+   */
+  public void archiveFinal(ModelEnvelope fin) {
+    if (fin.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
+      throw new IllegalArgumentException("not a final model: " + fin.kind());
+    }
+    archive(fin.ledgerLines());
+  }
+
   /** Appends the lines of {@code tail} this peer has not archived yet, in chain order. */
-  private void archive(List<String> tail) {
+  private synchronized void archive(List<String> tail) {
     if (archive == null) {
       return;
     }
