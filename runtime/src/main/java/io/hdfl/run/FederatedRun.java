@@ -50,7 +50,8 @@ public final class FederatedRun {
   }
 
   public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
-    new RunFolder(plan.out()).checkWritable(); // before the run, not after it
+    RunFolder folder = new RunFolder(plan.out());
+    folder.checkWritable(); // before the run, not after it
     // the scoring kernels compiled by C2 while the data load, not on-stack during the federation
     VectorKernelsProvider.primeInBackground();
     // and the signing code's one-time setup done then too, not as the federation's clock starts
@@ -145,7 +146,6 @@ public final class FederatedRun {
       }
     }
     List<RoundRow> rows = rows(s, result, evals, energyAt, timeAt, start, t0, profile);
-    RunFolder folder = new RunFolder(plan.out());
     String title = s.topology().id() + " " + s.privacy().id() + ", K=" + plan.peers() + ", D=" + s.encoder().dim();
     HdModel finalModel = new HdModel(s.encoder(), s.similarity(), result.finalModel(), classNames);
     folder.write(rows, result.ledger(), result.keys(), finalModel,
