@@ -3,8 +3,15 @@ package io.hdfl.cli;
 import io.hdfl.device.DevicePeer;
 import io.hdfl.device.PeerConfig;
 import io.hdfl.kernels.VectorKernelsProvider;
+import io.hdfl.privacy.ledger.KeyDirectory;
+import io.hdfl.privacy.ledger.LedgerCodec;
+import io.hdfl.privacy.ledger.LedgerReader;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,18 +59,26 @@ final class PeerCommand implements Callable<Integer> {
     out.printf("final model after round %d: %s%n", o.rounds(), o.finalModel());
     if (o.ledger() != null) {
       // the roster directory holds the peers' public keys, unless the federation signs a roster instead
-      String keys = hasPublicKeys(cfg.rosterDir()) ? cfg.rosterDir().toString() : "KEYS_DIR";
+      String keys = holdsKeysOfEveryEntry(cfg.rosterDir(), o.ledger()) ? cfg.rosterDir().toString() : "KEYS_DIR";
       out.printf("ledger: %s (check it: hdfl ledger verify %s --keys %s)%n", o.ledger(), o.ledger(), keys);
     }
     return 0;
   }
 
-  /** Whether {@code dir} holds an Ed25519 public key file ({@code <id>.pub}) that the ledger check can use. */
-  private static boolean hasPublicKeys(java.nio.file.Path dir) {
-    try (var files = java.nio.file.Files.list(dir)) {
-      return files.map(f -> f.getFileName().toString()).anyMatch(n -> n.endsWith(".pub") && !n.endsWith(".kx.pub"));
-    } catch (java.io.IOException | java.io.UncheckedIOException e) {
-      return false; // no such directory, or unreadable: the generic hint does
+  /** Whether {@code dir} holds the public key ({@code <id>.pub}) of every peer that signed an entry of {@code ledger}. */
+  private static boolean holdsKeysOfEveryEntry(Path dir, Path ledger) {
+    try (LedgerReader r = LedgerReader.open(ledger)) {
+      KeyDirectory keys = KeyDirectory.open(dir);
+      Set<String> peers = new HashSet<>();
+      for (String line = r.next(); line != null; line = r.next()) {
+        String peer = LedgerCodec.parse(line).peer();
+        if (peers.add(peer) && !Files.isRegularFile(keys.fileOf(peer))) {
+          return false;
+        }
+      }
+      return !peers.isEmpty();
+    } catch (IOException | RuntimeException e) {
+      return false; // no such directory, an unreadable ledger: the generic hint does
     }
   }
 }

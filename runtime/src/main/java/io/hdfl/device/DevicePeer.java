@@ -174,7 +174,9 @@ public final class DevicePeer {
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
           ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
-          if (ctx.acceptBroadcast(env, "a final model")) {
+          if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
+            log.accept("rejected a final model: it is a " + env.kind() + " envelope");
+          } else if (ctx.acceptBroadcast(env, "a final model")) {
             fin.complete(env);
           }
         } catch (EnvelopeException e) {

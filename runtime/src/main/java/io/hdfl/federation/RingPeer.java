@@ -482,13 +482,14 @@ public final class RingPeer implements AutoCloseable {
   /**
    * Archives the ledger lines the final model {@code fin} carries that this peer has not archived yet:
    * the entries of the peers after its last turn, which no model brings it otherwise. With them its
-   * ledger is the whole chain, up to the entry of the final model.
+   * ledger is the whole chain, up to the entry of the final model. A line that cannot be archived is
+   * logged, never thrown: the final model is worth keeping whatever its ledger lines. Ignores any
+   * other kind of envelope.
    */
   public void archiveFinal(ModelEnvelope fin) {
-    if (fin.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
-      throw new IllegalArgumentException("not a final model: " + fin.kind());
+    if (fin.kind() == ModelEnvelope.Kind.FINAL_MODEL) {
+      archive(fin.ledgerLines());
     }
-    archive(fin.ledgerLines());
   }
 
   /** Appends the lines of {@code tail} this peer has not archived yet, in chain order. */
@@ -497,16 +498,18 @@ public final class RingPeer implements AutoCloseable {
       return;
     }
     for (String text : tail) {
-      io.hdfl.privacy.ledger.LedgerEntry e = LedgerCodec.parse(text);
-      if (e.step() > archivedStep) {
-        try {
+      io.hdfl.privacy.ledger.LedgerEntry e;
+      try {
+        e = LedgerCodec.parse(text);
+        if (e.step() > archivedStep) {
           archive.appendLine(new io.hdfl.privacy.ledger.LedgerLine(text, e));
           archivedStep = e.step();
-        } catch (java.io.IOException | IllegalArgumentException ex) {
-          LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot archive ledger step " + e.step() + ": "
-              + ex.getMessage());
-          return;
         }
+      } catch (java.io.IOException | IllegalArgumentException | IllegalStateException ex) {
+        // a malformed or unchained line, or a full ledger: logged, and the model goes on regardless
+        LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot archive a ledger line after step "
+            + archivedStep + ": " + ex.getMessage());
+        return;
       }
     }
   }

@@ -605,9 +605,10 @@ public final class MqttTransport implements Transport {
         break;
       }
     }
-    if (s.tls() && root instanceof SocketException) {
+    if (s.tls() && e.getReasonCode() == MqttException.REASON_CODE_CLIENT_EXCEPTION && root instanceof SocketException
+        && root.getMessage() != null && (root.getMessage().contains("reset") || root.getMessage().contains("Broken pipe"))) {
       // a plain MQTT broker drops a TLS client hello it cannot parse (Mosquitto resets the connection)
-      return prefix + "TLS handshake failed: " + firstLine(String.valueOf(root.getMessage())) + PLAIN_PORT_HINT;
+      return prefix + "TLS handshake failed: " + firstLine(root.getMessage()) + PLAIN_PORT_HINT;
     }
     if (e.getReasonCode() == MqttException.REASON_CODE_CONNECTION_LOST) {
       return prefix + "the broker closed the connection during the handshake"

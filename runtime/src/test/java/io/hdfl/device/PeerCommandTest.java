@@ -471,6 +471,8 @@ class PeerCommandTest {
       assertTrue(r[1].contains("member  press-01") && r[1].contains("revoked press-09"), r[1]);
       for (String[] run : runAllOk(configs)) {
         assertTrue(run[2].contains("roster version 2 (issued "), run[2]);
+        // no directory of public keys to point the ledger check at
+        assertTrue(run[1].contains("--keys KEYS_DIR)"), run[1]);
       }
       HdModel a = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
       HdModel b = ModelFile.read(dir.resolve("state/press-02/final-model.hdfl"));

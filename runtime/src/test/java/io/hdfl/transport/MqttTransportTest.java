@@ -243,6 +243,12 @@ class MqttTransportTest {
     assertTrue(e.getMessage().startsWith("cannot connect to MQTT broker " + uri + ": TLS handshake failed: "),
         e.getMessage());
     assertTrue(e.getMessage().endsWith("(a plain MQTT port? try tcp://)"), e.getMessage());
+    // but not where no connection was made (here the broadcast address: unreachable or refused)
+    String nowhere = "ssl://255.255.255.255:8883";
+    TransportException n = assertThrows(TransportException.class,
+        () -> MqttTransport.connect(settings(nowhere).connectTimeout(Duration.ofSeconds(2)).build()));
+    assertOneLine(n.getMessage());
+    assertFalse(n.getMessage().contains("plain MQTT port"), n.getMessage());
   }
 
   @Test
