@@ -278,6 +278,7 @@ public final class DevicePeer {
       }
       if (ringPeer != null) {
         ringPeer.archiveFinal(env); // the entries after this peer's last turn
+        io.hdfl.federation.CrashPoints.reached("device.final-archived", env.step());
       }
       ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
       List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());

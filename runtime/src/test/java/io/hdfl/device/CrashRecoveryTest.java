@@ -111,7 +111,8 @@ class CrashRecoveryTest {
           new DeviceFleet.Crash("p2", "ring.forwarded:8"),
           new DeviceFleet.Crash("p3", "ring.ack-received:9"),
           new DeviceFleet.Crash("p1", "ring.delivered:10"),
-          new DeviceFleet.Crash("p3", "ring.final-published:12"));
+          new DeviceFleet.Crash("p3", "ring.final-published:12"),
+          new DeviceFleet.Crash("p1", "device.final-archived:12"));
       // and a plain kill -9 of p2 at whatever it is doing once p1 has archived step 7
       List<DeviceFleet.Kill> kills = List.of(
           new DeviceFleet.Kill("p2", f -> lines(f.stateDir("p1").resolve("ledger.jsonl")) >= 7));
