@@ -2,6 +2,7 @@ package io.hdfl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -21,8 +22,8 @@ class UserErrorHandlerTest {
   void aFileSystemErrorSaysWhatIsWrongWithTheFileNotOnlyItsName() throws Exception {
     Path file = Files.writeString(dir.resolve("a-file"), "x");
     // what Files.createDirectories throws when the run folder is an existing file
-    FileAlreadyExistsException exists = org.junit.jupiter.api.Assertions.assertThrows(
-        FileAlreadyExistsException.class, () -> Files.createDirectories(file));
+    FileAlreadyExistsException exists =
+        assertThrows(FileAlreadyExistsException.class, () -> Files.createDirectories(file));
     assertEquals(file + ": already exists", UserErrorHandler.userMessage(exists));
     assertEquals("d: not a directory", UserErrorHandler.userMessage(new NotDirectoryException("d")));
     assertEquals("m: Read-only file system",
