@@ -208,8 +208,7 @@ final class SimulateCommand implements Callable<Integer> {
       stdout.printf(Locale.ROOT, "final test accuracy %.2f %%, macro-F1 %.4f, %d rounds in %.2f s; run folder %s%n",
           100 * r.finalEvaluation().accuracy(), r.finalEvaluation().macroF1(), rounds, r.wallSeconds(), r.out());
       stdout.printf("check the privacy ledger: hdfl ledger verify %s%n", r.ledgerFile());
-      stdout.printf("the final model: %s (hdfl eval --model %s --test FILE%s)%n", r.modelFile(), r.modelFile(),
-          encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
+      stdout.printf("score the final model: %s%n", plan.evalCommand());
     }
     return 0;
   }

@@ -32,6 +32,15 @@ public record RunPlan(
     String source,
     EncodingPrecision encodings) {
 
+  /**
+   * The {@code hdfl eval} command that scores the run's final model as the run did: on its test file
+   * ({@code FILE} for a live source, which has none) and with its cached encodings' precision.
+   */
+  public String evalCommand() {
+    return "hdfl eval --model " + new RunFolder(out).modelFile() + " --test " + (test != null ? test : "FILE")
+        + (encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
+  }
+
   /** The built-in live signal source {@code simulate --source} names (instead of data files). */
   public static final String SYNTHETIC_MACHINING = "synthetic-machining";
 

@@ -80,9 +80,7 @@ final class RunSummary {
     RunFolder folder = new RunFolder(plan.out());
     b.append("\n## Files\n\n`rounds.jsonl` (one object per round), `ledger.jsonl` (signed privacy ledger; check it with ")
         .append("`hdfl ledger verify ").append(folder.ledgerFile()).append("`), `keys/` (peers' public keys), ")
-        .append("`final-model.hdfl` (the final model; `hdfl eval --model ").append(folder.modelFile()).append(" --test FILE")
-        .append(plan.encodings() == io.hdfl.hd.EncodingPrecision.INT8 ? " --encodings int8" : "")
-        .append("` scores it as this run did")
+        .append("`final-model.hdfl` (the final model; `").append(plan.evalCommand()).append("` scores it as this run did")
         .append(plan.noise().equals("seeded") && !s.privacy().id().equals("none")
             ? "; its noise is seeded, so anyone who knows the seed can remove it" : "")
         .append("), `accuracy.png`, `noise.png`, `energy.png`.\n");

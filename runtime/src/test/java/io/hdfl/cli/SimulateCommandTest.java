@@ -62,7 +62,11 @@ class SimulateCommandTest {
     // the run's final evaluation to the last digit (the mean top-2 margin tells models and codes apart
     // where the accuracy, on such easy data, would not).
     Path model = out.resolve("final-model.hdfl");
-    JsonNode ej = evalJson(model, d[1], "int8");
+    String command = "hdfl eval --model " + model + " --test " + d[1] + " --encodings int8";
+    assertTrue(summary.contains("`" + command + "` scores it as this run did"), summary);
+    CliRun e = CliRun.of((command.substring("hdfl ".length()) + " --json").split(" "));
+    assertEquals(0, e.code(), e.err());
+    JsonNode ej = new ObjectMapper().readTree(e.out());
     assertEquals("int8", ej.get("encodings").asText());
     assertEquals(500, ej.get("dim").asInt());
     for (String key : new String[] {"accuracy", "macro_f1", "mean_margin"}) {
