@@ -8,7 +8,6 @@ import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerReader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -65,14 +64,14 @@ final class PeerCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Whether {@code dir} holds the public key ({@code <id>.pub}) of every peer that signed an entry of {@code ledger}. */
+  /** Whether {@code dir} holds a valid public key ({@code <id>.pub}) of every peer that signed an entry of {@code ledger}. */
   private static boolean holdsKeysOfEveryEntry(Path dir, Path ledger) {
     try (LedgerReader r = LedgerReader.open(ledger)) {
       KeyDirectory keys = KeyDirectory.open(dir);
       Set<String> peers = new HashSet<>();
       for (String line = r.next(); line != null; line = r.next()) {
         String peer = LedgerCodec.parse(line).peer();
-        if (peers.add(peer) && !Files.isRegularFile(keys.fileOf(peer))) {
+        if (peers.add(peer) && keys.find(peer).isEmpty()) {
           return false;
         }
       }

@@ -109,7 +109,7 @@ public final class DevicePeer {
       if (!newRun) {
         log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
             + "; nothing to do (start a new run with --new-run)");
-        return new Outcome(cfg.stateDir().resolve("final-model.hdfl"), ledgerFile, finished.getAsInt());
+        return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME), ledgerFile, finished.getAsInt());
       }
       if (ledgerFile != null && Files.exists(ledgerFile)) {
         Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
@@ -282,7 +282,7 @@ public final class DevicePeer {
       }
       ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
       List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
-      Path modelFile = cfg.stateDir().resolve("final-model.hdfl");
+      Path modelFile = cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME);
       ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
       checkpoints.finish(env.round());
       keys.publish(cfg.stateDir().resolve("keys"));

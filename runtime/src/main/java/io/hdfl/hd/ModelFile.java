@@ -36,6 +36,8 @@ import java.util.zip.CRC32C;
  * to the header's counts is allocated. Writes go to a temporary file that is synced and renamed.
  */
 public final class ModelFile {
+  /** The name of a federation's final model, in a simulation's run folder and in a device's state directory. */
+  public static final String FINAL_MODEL_NAME = "final-model.hdfl";
   static final byte[] MAGIC = "HDFLMODL".getBytes(StandardCharsets.US_ASCII);
   static final int VERSION = 1;
   static final int MAX_CLASSES = 1 << 16;

@@ -42,7 +42,7 @@ public final class RunFolder {
   }
 
   public Path modelFile() {
-    return dir.resolve("final-model.hdfl");
+    return dir.resolve(ModelFile.FINAL_MODEL_NAME);
   }
 
   /**
