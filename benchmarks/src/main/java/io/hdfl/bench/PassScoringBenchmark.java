@@ -20,8 +20,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The scoring of one retraining pass in a Fashion-MNIST ring peer: its {@link #SAMPLES} int8 samples
- * scored a block of four at a time ({@code dotScoresAt}, as {@code PrototypeTrainer} does with 512-bit
- * kernels) against 10 prototypes of dimension 2000. Each op is the pass of the next of {@code peers}
+ * scored {@code block} at a time ({@code dotScoresAt}) against 10 prototypes of dimension 2000. {@code
+ * block} 0, the default, is the block {@code PrototypeTrainer} uses on this machine ({@code
+ * VectorKernels.codeScoringBlock}: four with 512-bit kernels, one on AVX2); {@code -p block=1,2,4}
+ * compares the tiles. Each op is the pass of the next of {@code peers}
  * peers, whose codes are arrays of their own: with 1 they stay in cache, with 100 (120 MB, the ring of
  * the README's table) each pass finds its codes where 99 other passes left them. {@code order}
  * {@code shuffled} visits the samples in a fresh permutation per peer, as a pass does; {@code
@@ -39,7 +41,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PassScoringBenchmark {
   /** Samples of a peer: Fashion-MNIST's 60000 over 100 peers. */
   static final int SAMPLES = 600;
-  static final int BLOCK = 4;
 
   @Param({"1", "100"})
   public int peers;
@@ -53,6 +54,10 @@ public class PassScoringBenchmark {
   @Param({"10"})
   public int classes;
 
+  /** Samples scored at a time; 0: the trainer's block on this machine. Must divide {@link #SAMPLES}. */
+  @Param({"0"})
+  public int block;
+
   private VectorKernels scalar;
   private VectorKernels vector;
   private byte[][] codes;
@@ -60,7 +65,9 @@ public class PassScoringBenchmark {
   private int[][] offsets;
   private float[] protos;
   private float[] scores;
-  private final int[] block = new int[BLOCK];
+  /** The block in use: {@link #block}, or the trainer's. */
+  private int tile;
+  private int[] blockOffsets;
   private int next;
   /** The peer of the last op. */
   private int last;
@@ -72,6 +79,11 @@ public class PassScoringBenchmark {
     }
     scalar = KernelsUnderTest.scalar();
     vector = KernelsUnderTest.vector();
+    tile = block == 0 ? vector.codeScoringBlock() : block;
+    if (tile <= 0 || SAMPLES % tile != 0) {
+      throw new IllegalArgumentException("block must divide " + SAMPLES + ", got " + block);
+    }
+    blockOffsets = new int[tile];
     codes = new byte[peers][];
     offsets = new int[peers][];
     for (int p = 0; p < peers; p++) {
@@ -79,7 +91,7 @@ public class PassScoringBenchmark {
       offsets[p] = visitOrder(new SplittableRandom((SyntheticInputs.SEED ^ 0x0DE5) + p)); // not a codes seed
     }
     protos = SyntheticInputs.gaussian(classes * dim, 30.0, SyntheticInputs.SEED + 5);
-    scores = new float[BLOCK * classes];
+    scores = new float[tile * classes];
     pass(scalar, 0);
     check("setup check, " + scalar.describe(), 0);
     pass(vector, 0);
@@ -110,23 +122,23 @@ public class PassScoringBenchmark {
   private void pass(VectorKernels k, int p) {
     byte[] c = codes[p];
     int[] o = offsets[p];
-    for (int i = 0; i < SAMPLES; i += BLOCK) {
-      System.arraycopy(o, i, block, 0, BLOCK);
-      k.dotScoresAt(c, block, BLOCK, protos, classes, dim, scores);
+    for (int i = 0; i < SAMPLES; i += tile) {
+      System.arraycopy(o, i, blockOffsets, 0, tile);
+      k.dotScoresAt(c, blockOffsets, tile, protos, classes, dim, scores);
     }
     last = p;
   }
 
   /** Checks the last block's scores of peer {@code p}'s pass against double precision. */
   private void check(String what, int p) {
-    float[] queries = new float[BLOCK * dim];
-    for (int q = 0; q < BLOCK; q++) {
-      int from = offsets[p][SAMPLES - BLOCK + q];
+    float[] queries = new float[tile * dim];
+    for (int q = 0; q < tile; q++) {
+      int from = offsets[p][SAMPLES - tile + q];
       for (int i = 0; i < dim; i++) {
         queries[q * dim + i] = codes[p][from + i];
       }
     }
-    ResultCheck.scores(what, queries, BLOCK, protos, classes, dim, scores);
+    ResultCheck.scores(what, queries, tile, protos, classes, dim, scores);
   }
 
   /** Checks the scores of the last measured op. */

@@ -77,7 +77,7 @@ class PrototypeTrainerTest {
           for (int j = 0; j < start.length; j++) {
             start[j] = (float) r.nextGaussian();
           }
-          // the set's own block (four int8 samples with 512-bit kernels, else two), and blocks of two,
+          // the set's own block (int8 samples: four with 512-bit kernels, one on AVX2, else two), and blocks of two,
           // three and four: none, one or more later samples rescored after a mistake
           assertEquals(quantized ? k.codeScoringBlock() : 2, set.scoringBlock(k));
           ClassPrototypes paired = ClassPrototypes.copyOf(s, d, start);

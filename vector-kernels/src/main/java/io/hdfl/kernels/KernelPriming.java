@@ -41,8 +41,11 @@ final class KernelPriming {
   static final int BURSTS = 100;
   /** The pause after each burst. */
   static final long PAUSE_MILLIS = 20;
-  /** Classes: every tile of the scoring kernels (eight, four, two and one classes at a time). */
-  static final int CLASSES = 15;
+  /**
+   * Classes: every tile of the scoring kernels with a one-class tail: pairs of samples 8+2+1, blocks of
+   * four 4+4+2+1, a sample alone 5+5+1.
+   */
+  static final int CLASSES = 11;
   /**
    * Classes of every other call: no class left for a one-class tile. Primed with {@link #CLASSES} only,
    * C2 compiled the tail that scores it as always taken, and at S=10 (Fashion-MNIST; S=26 alike) the
@@ -92,7 +95,7 @@ final class KernelPriming {
       int cs = call % 2 == 0 ? s : FEWER_CLASSES;
       k.dotScoresAt(codes, pair, 2, protos, cs, d, scores); // a retraining pass's pairs of samples
       k.dotScoresAt(codes, quad, 4, protos, cs, d, scores); // its blocks of four (512-bit kernels)
-      k.dotScoresAt(codes, single, 1, protos, cs, d, scores); // a pass's last sample
+      k.dotScoresAt(codes, single, 1, protos, cs, d, scores); // its last sample, or every one (AVX2)
       k.dotScoresOfTwoAt(codes, trio, 3, protos, cs, d, call % cs, cs - 1, scores); // rescoring after a mistake
       k.dotScores(codes, 0, 5, protos, cs, d, scores); // an evaluation's tiles of four, and one
       sum += k.dotScore(codes, d, protos, cs, d, call % cs) + scores[call % scores.length];

@@ -149,8 +149,9 @@ public interface VectorKernels {
   /**
    * How many int8 code samples a perceptron pass scores at a time with {@link #dotScoresAt(byte[],
    * int[], int, float[], int, int, float[])}: where these kernels read each prototype once for four
-   * queries and that pays for the rescoring after a mistake, four; else two. Any block gives the same
-   * scores and the same pass; only the time differs.
+   * queries and that pays for the rescoring after a mistake, four; where the tiles of several queries
+   * outgrow the vector registers, one; else two. Any block gives the same scores and the same pass;
+   * only the time differs.
    */
   default int codeScoringBlock() {
     return 2;

@@ -69,8 +69,8 @@ class KernelPrimingTest {
         perClasses.merge(c.classes(), 1, Integer::sum);
       }
     }
-    // every scoring call half the time with a one-class tail (15 = 8+4+2+1, 4+4+4+2+1) and half without
-    // (10 = 8+2, 4+4+2), so C2 sees both ways through the tiles
+    // every scoring call half the time with a one-class tail (11 = 8+2+1, 4+4+2+1, 5+5+1) and half
+    // without (10 = 8+2, 4+4+2, 5+5), so C2 sees both ways through the tiles
     int scoring = 6 * KernelPriming.BURSTS * KernelPriming.CALLS;
     assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.FEWER_CLASSES, scoring / 2), perClasses);
     int n = KernelPriming.BURSTS * KernelPriming.CALLS;

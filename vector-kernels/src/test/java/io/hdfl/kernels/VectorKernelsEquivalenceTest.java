@@ -259,7 +259,7 @@ class VectorKernelsEquivalenceTest {
     all.add(scalar);
     for (VectorKernels k : all) {
       for (int d : KernelPairs.AWKWARD_SIZES) {
-        for (int s : new int[] {1, 3, 4, 5, 8, 10, 12, 13, 26}) {
+        for (int s : new int[] {1, 3, 4, 5, 8, 9, 10, 12, 13, 26}) {
           byte[] q = codes(3 * d + 1, d * 23L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 11L + s, 1.0);
           checkBlockAndSingleBits(k.describe() + " int8", d, s, new QueryScores() {
