@@ -11,7 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  * float lanes, so a sample costs a quarter of the memory traffic of its float32 form. Every score has
  * one accumulator per query and class, summed over the dimensions in order, its lanes added with
  * {@link PanamaVectorKernels#laneSum} and the tail after them, so single, pair and batch scores have
- * the same bits. Used only by {@link PanamaVectorKernels}.
+ * the same bits. Used only by {@link PanamaVectorKernels}, and for scores not with 256-bit vectors,
+ * where {@link Order512Kernels} adds in the order these kernels have with 512-bit ones.
  */
 final class PanamaCodeKernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;

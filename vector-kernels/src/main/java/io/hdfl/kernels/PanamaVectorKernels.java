@@ -401,6 +401,9 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public float sumOfSquares(float[] x, int off, int len) {
     KernelArgs.range(x, off, len, "x");
+    if (Order512Kernels.ACTIVE) {
+      return Order512Kernels.sumOfSquares(x, off, len, LANES.get());
+    }
     return dotUnchecked(x, off, x, off, len, LANES.get());
   }
 
@@ -656,12 +659,20 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public void dotScores(byte[] queries, int qOff, int nq, float[] protos, int s, int d, float[] scores) {
     KernelArgs.scores(queries, qOff, nq, protos, s, d, scores);
+    if (Order512Kernels.ACTIVE) {
+      Order512Kernels.dotScores(queries, qOff, nq, protos, s, d, scores);
+      return;
+    }
     PanamaCodeKernels.dotScores(queries, qOff, nq, protos, s, d, scores);
   }
 
   @Override
   public void dotScoresAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, float[] scores) {
     KernelArgs.scoresAt(queries, offsets, n, protos, s, d, scores);
+    if (Order512Kernels.ACTIVE) {
+      Order512Kernels.dotScoresAt(queries, offsets, n, protos, s, d, scores);
+      return;
+    }
     PanamaCodeKernels.dotScoresAt(queries, offsets, n, protos, s, d, scores);
   }
 
@@ -669,16 +680,21 @@ final class PanamaVectorKernels implements VectorKernels {
   public void dotScoresOfTwoAt(byte[] queries, int[] offsets, int n, float[] protos, int s, int d, int a, int b,
       float[] scores) {
     KernelArgs.scoresOfTwoAt(queries, offsets, n, protos, s, d, a, b, scores);
+    if (Order512Kernels.ACTIVE) {
+      Order512Kernels.dotScoresOfTwoAt(queries, offsets, n, protos, d, a, b, scores);
+      return;
+    }
     PanamaCodeKernels.dotScoresOfTwoAt(queries, offsets, n, protos, d, a, b, scores);
   }
 
   /**
    * Four with 512-bit vectors, where scoring four samples at a time took 234–245 µs of a Fashion-MNIST
    * ring hop's pass instead of 284–321 µs in pairs (600 int8 samples, 10 classes, D=2000, a 2-core
-   * Zen 5 VM). One on x86 without AVX-512, whose sixteen vector registers hold neither the pair tiles
-   * (2×8 classes: nineteen live vectors) nor the quad tiles: there a sample scored alone, five classes
-   * at a time, took 0.56–0.66 ms of that pass against 0.74–0.86 ms in pairs (a 2-core AMD EPYC Zen 3
-   * VM, AVX2; README, Federation). Two elsewhere (NEON and SVE have 32 registers; not measured).
+   * Zen 5 VM). One with 256-bit vectors, whose kernels ({@link Order512Kernels}) score one sample at a
+   * time, and on x86 without AVX-512, whose sixteen vector registers hold neither the pair tiles (2×8
+   * classes: nineteen live vectors) nor the quad tiles: there a sample scored alone, five classes at a
+   * time, took 0.56–0.66 ms of that pass against 0.74–0.86 ms in pairs (a 2-core AMD EPYC Zen 3 VM,
+   * AVX2; README, Federation). Two elsewhere (NEON has 32 registers; not measured).
    */
   @Override
   public int codeScoringBlock() {
@@ -690,7 +706,7 @@ final class PanamaVectorKernels implements VectorKernels {
     if (floatLanes >= 16) {
       return 4;
     }
-    return x86 ? 1 : 2;
+    return x86 || floatLanes == 8 ? 1 : 2;
   }
   static boolean isX86(String arch) {
     return arch.equals("amd64") || arch.equals("x86_64");
@@ -700,7 +716,8 @@ final class PanamaVectorKernels implements VectorKernels {
   @Override
   public float dotScore(byte[] queries, int qOff, float[] protos, int s, int d, int c) {
     KernelArgs.scoreOf(queries, qOff, protos, s, d, c);
-    return PanamaCodeKernels.dotScore(queries, qOff, protos, d, c);
+    return Order512Kernels.ACTIVE ? Order512Kernels.dotScore(queries, qOff, protos, d, c)
+        : PanamaCodeKernels.dotScore(queries, qOff, protos, d, c);
   }
 
   @Override

@@ -27,7 +27,7 @@ class PanamaSpeciesTest {
   void eachElementTypeHasOneSpeciesAcrossThePanamaKernels() throws IllegalAccessException {
     Map<Class<?>, Set<String>> byElement = new HashMap<>();
     List<String> fields = new ArrayList<>();
-    for (Class<?> c : List.of(PanamaVectorKernels.class, PanamaCodeKernels.class)) {
+    for (Class<?> c : List.of(PanamaVectorKernels.class, PanamaCodeKernels.class, Order512Kernels.class)) {
       for (Field f : c.getDeclaredFields()) {
         if (Modifier.isStatic(f.getModifiers()) && VectorSpecies.class.isAssignableFrom(f.getType())) {
           f.setAccessible(true);
