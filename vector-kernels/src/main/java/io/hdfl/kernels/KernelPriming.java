@@ -9,8 +9,8 @@ import java.util.SplittableRandom;
  *
  * <p>Called first at real sizes, each of these kernels loops long enough in its first few calls that
  * HotSpot compiles it on-stack (OSR) before it compiles it normally, and then again on-stack at its
- * other loop (the parts of a widened code vector, one part on AVX2 and AVX-512 but a loop until C2
- * folds it). In a Fashion-MNIST ring (D=2000, S=10, 2-core VM) those on-stack compilations cost C2
+ * other loop (the parts of a widened code vector, one part on AVX-512 but a loop until C2 folds it;
+ * {@link Order512Kernels}, which score on 256-bit vectors, loop over 16 dimensions at a time). In a Fashion-MNIST ring (D=2000, S=10, 2-core VM) those on-stack compilations cost C2
  * 0.14-0.31 s each, three to nine times the normal compilation of the same kernel, all during the
  * federation; and until C2 had compiled them, the recorder's first evaluation ran the Vector API's
  * Java fallback for 0.55-0.95 s. A call over one iteration counts as a call but adds only one or two
@@ -43,7 +43,7 @@ final class KernelPriming {
   static final long PAUSE_MILLIS = 20;
   /**
    * Classes: every tile of the scoring kernels with a one-class tail: pairs of samples 8+2+1, blocks of
-   * four 4+4+2+1, a sample alone 5+5+1.
+   * four 4+4+2+1, a sample alone 4+4+1+1+1 ({@link Order512Kernels}: 5+5+1).
    */
   static final int CLASSES = 11;
   /**
@@ -54,6 +54,11 @@ final class KernelPriming {
   static final int FEWER_CLASSES = 10;
 
   private KernelPriming() {}
+
+  /** One iteration of the scoring kernels' loop over the dimensions, and no tail. */
+  static int dims() {
+    return Order512Kernels.ACTIVE ? Order512Kernels.ORDER_LANES : PanamaCodeKernels.STEP;
+  }
 
   /** Runs {@link #prime} on a daemon thread of its own. */
   static void start(VectorKernels kernels) {
@@ -68,7 +73,7 @@ final class KernelPriming {
    */
   static double prime(VectorKernels k, long pauseMillis) {
     SplittableRandom rng = new SplittableRandom(7);
-    int d = PanamaCodeKernels.STEP; // one iteration of the kernels' loop over the dimensions, no tail
+    int d = dims();
     int s = CLASSES;
     float[] protos = new float[s * d];
     for (int i = 0; i < protos.length; i++) {

@@ -14,8 +14,9 @@ import jdk.incubator.vector.VectorSpecies;
  * of every 16 elements, and {@link #laneSum} adds {@code lo}'s lanes and then {@code hi}'s. Used by
  * {@link PanamaVectorKernels} where {@link #ACTIVE}: the int8 scores (one query at a time, five classes
  * at a time: ten accumulators, two widened halves and a prototype row fit AVX2's sixteen registers)
- * and the sum of squares that normalizes an encoder's input rows. Scores of float32 queries are not
- * covered (README, Federation).
+ * and the sum of squares (an encoder's input row's, before it is normalized; a prototype's, after a
+ * sample is bundled into it; a float32 query's, for cosine scoring). Scores of float32 queries are not
+ * covered (README, Determinism).
  */
 final class Order512Kernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -24,8 +25,8 @@ final class Order512Kernels {
   static final int ORDER_LANES = 16;
   /** Whether these kernels run: float vectors of half of {@link #ORDER_LANES}. */
   static final boolean ACTIVE = 2 * L == ORDER_LANES;
-  /** One half's codes: eight bytes, one float vector's worth. */
-  private static final VectorSpecies<Byte> B = ByteVector.SPECIES_64;
+  /** One half's codes, where these kernels run: eight bytes, one float vector's worth. */
+  private static final VectorSpecies<Byte> B = PanamaCodeKernels.B;
 
   private Order512Kernels() {}
 
@@ -117,17 +118,17 @@ final class Order512Kernels {
     FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     int i = 0;
     for (int bound = d - d % ORDER_LANES; i < bound; i += ORDER_LANES) {
-      FloatVector x = codes(q, qo + i);
-      a0 = x.fma(FloatVector.fromArray(F, p, p0 + i), a0);
-      a1 = x.fma(FloatVector.fromArray(F, p, p1 + i), a1);
-      a2 = x.fma(FloatVector.fromArray(F, p, p2 + i), a2);
-      a3 = x.fma(FloatVector.fromArray(F, p, p3 + i), a3);
       int j = i + L;
-      x = codes(q, qo + j);
-      b0 = x.fma(FloatVector.fromArray(F, p, p0 + j), b0);
-      b1 = x.fma(FloatVector.fromArray(F, p, p1 + j), b1);
-      b2 = x.fma(FloatVector.fromArray(F, p, p2 + j), b2);
-      b3 = x.fma(FloatVector.fromArray(F, p, p3 + j), b3);
+      FloatVector x = codes(q, qo + i);
+      FloatVector y = codes(q, qo + j);
+      a0 = x.fma(FloatVector.fromArray(F, p, p0 + i), a0);
+      b0 = y.fma(FloatVector.fromArray(F, p, p0 + j), b0);
+      a1 = x.fma(FloatVector.fromArray(F, p, p1 + i), a1);
+      b1 = y.fma(FloatVector.fromArray(F, p, p1 + j), b1);
+      a2 = x.fma(FloatVector.fromArray(F, p, p2 + i), a2);
+      b2 = y.fma(FloatVector.fromArray(F, p, p2 + j), b2);
+      a3 = x.fma(FloatVector.fromArray(F, p, p3 + i), a3);
+      b3 = y.fma(FloatVector.fromArray(F, p, p3 + j), b3);
     }
     float[] t = {laneSum(a0, b0, lanes), laneSum(a1, b1, lanes), laneSum(a2, b2, lanes), laneSum(a3, b3, lanes)};
     tails(q, qo, p, p0, d, i, t);

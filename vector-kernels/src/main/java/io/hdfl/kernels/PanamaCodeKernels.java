@@ -11,8 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  * float lanes, so a sample costs a quarter of the memory traffic of its float32 form. Every score has
  * one accumulator per query and class, summed over the dimensions in order, its lanes added with
  * {@link PanamaVectorKernels#laneSum} and the tail after them, so single, pair and batch scores have
- * the same bits. Used only by {@link PanamaVectorKernels}, and for scores not with 256-bit vectors,
- * where {@link Order512Kernels} adds in the order these kernels have with 512-bit ones.
+ * the same bits. Used only by {@link PanamaVectorKernels}; with 256-bit vectors it scores with {@link
+ * Order512Kernels} instead, which adds in the order these kernels have with 512-bit ones.
  */
 final class PanamaCodeKernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -21,7 +21,7 @@ final class PanamaCodeKernels {
    * Codes loaded at a time: one float vector's worth, or eight where a float vector has four lanes
    * (there is no 32-bit byte vector), widened in {@link #PARTS} parts.
    */
-  private static final VectorSpecies<Byte> B =
+  static final VectorSpecies<Byte> B =
       L >= 8 ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * Byte.SIZE)) : ByteVector.SPECIES_64;
   static final int STEP = B.length();
   private static final int PARTS = STEP / L;
@@ -116,18 +116,11 @@ final class PanamaCodeKernels {
     }
   }
 
-  /**
-   * The query at {@code qo}, its scores at {@code scores[o..o+s)}: five classes at a time ({@link #dot5},
-   * seven vector registers, so it fits AVX2's sixteen), then four, then one.
-   */
+  /** The query at {@code qo}, its scores at {@code scores[o..o+s)}. */
   private static void one(byte[] q, int qo, float[] p, int s, int d, float[] scores, int o, float[] lanes) {
     int c = 0;
-    for (; c + 5 <= s; c += 5) {
-      dot5(q, qo, p, c * d, d, scores, o + c, lanes);
-    }
-    if (c + 4 <= s) {
+    for (; c + 4 <= s; c += 4) {
       dot4(q, qo, p, c * d, d, scores, o + c, lanes);
-      c += 4;
     }
     for (; c < s; c++) {
       scores[o + c] = dot1(q, qo, p, c * d, d, lanes);
@@ -196,35 +189,6 @@ final class PanamaCodeKernels {
     out[o + 1] = t1;
     out[o + 2] = t2;
     out[o + 3] = t3;
-  }
-
-  /** Five classes from {@code p0} for one query; {@link #dot1}'s order for each. */
-  private static void dot5(byte[] q, int qo, float[] p, int p0, int d, float[] out, int o, float[] lanes) {
-    int p1 = p0 + d, p2 = p1 + d, p3 = p2 + d, p4 = p3 + d;
-    FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0;
-    int i = 0;
-    for (int bound = B.loopBound(d); i < bound; i += STEP) {
-      ByteVector codes = ByteVector.fromArray(B, q, qo + i);
-      for (int part = 0; part < PARTS; part++) {
-        FloatVector v = widen(codes, part);
-        int j = i + part * L;
-        s0 = v.fma(FloatVector.fromArray(F, p, p0 + j), s0);
-        s1 = v.fma(FloatVector.fromArray(F, p, p1 + j), s1);
-        s2 = v.fma(FloatVector.fromArray(F, p, p2 + j), s2);
-        s3 = v.fma(FloatVector.fromArray(F, p, p3 + j), s3);
-        s4 = v.fma(FloatVector.fromArray(F, p, p4 + j), s4);
-      }
-    }
-    float[] t = {PanamaVectorKernels.laneSum(s0, lanes), PanamaVectorKernels.laneSum(s1, lanes),
-        PanamaVectorKernels.laneSum(s2, lanes), PanamaVectorKernels.laneSum(s3, lanes),
-        PanamaVectorKernels.laneSum(s4, lanes)};
-    for (; i < d; i++) {
-      float v = q[qo + i];
-      for (int c = 0; c < 5; c++) {
-        t[c] += v * p[p0 + c * d + i];
-      }
-    }
-    System.arraycopy(t, 0, out, o, 5);
   }
 
   /**

@@ -10,8 +10,9 @@ import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Panama Vector API kernels. This file and {@link PanamaCodeKernels} (its int8 kernels) are the only
- * ones that touch {@code jdk.incubator.vector}; it is loaded reflectively by {@link
+ * Panama Vector API kernels. This file, {@link PanamaCodeKernels} (its int8 kernels) and {@link
+ * Order512Kernels} (the sums of 256-bit vectors in the order of 512-bit ones) are the only ones that
+ * touch {@code jdk.incubator.vector}; it is loaded reflectively by {@link
  * VectorKernelsProvider} only after the module is known to be present.
  */
 final class PanamaVectorKernels implements VectorKernels {
@@ -29,8 +30,6 @@ final class PanamaVectorKernels implements VectorKernels {
    */
   private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
   private static final int L = F.length();
-  /** x86-64, whose vector registers number sixteen below AVX-512 (see {@link #codeScoringBlock}). */
-  private static final boolean X86 = isX86(System.getProperty("os.arch", ""));
   /** The upper half of the lanes of {@link #F}. */
   private static final VectorMask<Float> UPPER_HALF = VectorMask.fromLong(F, -1L << DS.length());
   /** Moves the lower half of the lanes of {@link #F} to its upper half. */
@@ -691,27 +690,17 @@ final class PanamaVectorKernels implements VectorKernels {
    * Four with 512-bit vectors, where scoring four samples at a time took 234–245 µs of a Fashion-MNIST
    * ring hop's pass instead of 284–321 µs in pairs (600 int8 samples, 10 classes, D=2000, a 2-core
    * Zen 5 VM). One with 256-bit vectors, whose kernels ({@link Order512Kernels}) score one sample at a
-   * time, and on x86 without AVX-512, whose sixteen vector registers hold neither the pair tiles (2×8
-   * classes: nineteen live vectors) nor the quad tiles: there a sample scored alone, five classes at a
-   * time, took 0.56–0.66 ms of that pass against 0.74–0.86 ms in pairs (a 2-core AMD EPYC Zen 3 VM,
-   * AVX2; README, Federation). Two elsewhere (NEON has 32 registers; not measured).
+   * time whatever the block, so a larger one would only rescore samples after a mistake for nothing
+   * (and AVX2's sixteen registers hold no tile of several samples: a pair of samples by eight classes
+   * is nineteen live vectors). Two elsewhere (NEON; not measured).
    */
   @Override
   public int codeScoringBlock() {
-    return codeScoringBlock(L, X86);
-  }
-
-  /** {@link #codeScoringBlock()} for float vectors of {@code floatLanes} lanes on x86 or elsewhere. */
-  static int codeScoringBlock(int floatLanes, boolean x86) {
-    if (floatLanes >= 16) {
+    if (L >= 16) {
       return 4;
     }
-    return x86 || floatLanes == 8 ? 1 : 2;
+    return Order512Kernels.ACTIVE ? 1 : 2;
   }
-  static boolean isX86(String arch) {
-    return arch.equals("amd64") || arch.equals("x86_64");
-  }
-
 
   @Override
   public float dotScore(byte[] queries, int qOff, float[] protos, int s, int d, int c) {

@@ -143,7 +143,7 @@ public final class VectorKernelsProvider {
       case "intrinsic":
         return false;
       case "":
-        return !PanamaVectorKernels.isX86(arch) || X86_PREFERS_POLYNOMIAL;
+        return !(arch.equals("amd64") || arch.equals("x86_64")) || X86_PREFERS_POLYNOMIAL;
       default:
         throw new IllegalArgumentException("-D" + COS_PROPERTY + " must be polynomial or intrinsic, not '" + cosChoice + "'");
     }

@@ -69,19 +69,6 @@ class VectorKernelsProviderTest {
   }
 
   @Test
-  void int8SamplesAreScoredInBlocksTheVectorRegistersHold() {
-    assertTrue(PanamaVectorKernels.isX86("amd64"));
-    assertTrue(PanamaVectorKernels.isX86("x86_64"));
-    assertFalse(PanamaVectorKernels.isX86("aarch64"));
-    assertEquals(4, PanamaVectorKernels.codeScoringBlock(16, true)); // AVX-512: 32 registers
-    assertEquals(4, PanamaVectorKernels.codeScoringBlock(16, false));
-    assertEquals(1, PanamaVectorKernels.codeScoringBlock(8, true)); // AVX2: 16 registers
-    assertEquals(1, PanamaVectorKernels.codeScoringBlock(4, true));
-    assertEquals(2, PanamaVectorKernels.codeScoringBlock(4, false)); // NEON: 32 registers
-    assertEquals(1, PanamaVectorKernels.codeScoringBlock(8, false)); // SVE 256-bit: one at a time anyway
-  }
-
-  @Test
   void argumentErrorsAreTheSameForBothImplementations() {
     for (VectorKernels k : new VectorKernels[] {VectorKernelsProvider.scalar(), VectorKernelsProvider.get()}) {
       assertThrows(IndexOutOfBoundsException.class, () -> k.dot(new float[3], 0, new float[2], 0, 3));
