@@ -39,11 +39,7 @@ final class Order512Kernels {
    * ... + hi7}: {@link PanamaVectorKernels#laneSum} of the 512-bit vector they are the halves of.
    */
   static float laneSum(FloatVector lo, FloatVector hi, float[] lanes) {
-    lo.intoArray(lanes, 0);
-    float s = 0f;
-    for (int k = 0; k < L; k++) {
-      s += lanes[k];
-    }
+    float s = PanamaVectorKernels.laneSum(lo, lanes);
     hi.intoArray(lanes, 0);
     for (int k = 0; k < L; k++) {
       s += lanes[k];
