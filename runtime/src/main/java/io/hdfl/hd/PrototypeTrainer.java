@@ -62,11 +62,12 @@ public final class PrototypeTrainer {
    * One pass in the given order; returns the number of mistakes (= updates). Samples (float32 or int8,
    * see {@link EncodedSet#quantize}) are scored a block at a time ({@link EncodedSet#scoringBlock}: four
    * int8 samples with 512-bit kernels, one on AVX2, else two), so the prototypes are read once for the
-   * block (from L2: S × D floats do not fit in L1); when a sample changes two classes, the later samples of its
-   * block have their scores for those two computed again, together ({@link EncodedSet#scoresOfTwoAt}),
-   * so the pass is bit for bit the one-sample-at-a-time perceptron. (Blocks of four with each later
-   * sample rescored alone, one chain of multiply-adds at a time, took back what the tiles saved: on
-   * Fashion-MNIST about one sample in seven is a mistake late in a run, more early on.)
+   * block (from L2: S × D floats do not fit in L1); when a sample changes two classes, the later
+   * samples of its block have their scores for those two computed again, together ({@link
+   * EncodedSet#scoresOfTwoAt}), so the pass is bit for bit the one-sample-at-a-time perceptron. (Blocks
+   * of four with each later sample rescored alone, one chain of multiply-adds at a time, took back what
+   * the tiles saved: on Fashion-MNIST about one sample in seven is a mistake late in a run, more early
+   * on.)
    */
   int epoch(ClassPrototypes model, EncodedSet set, int[] order) {
     return epoch(model, set, order, set.scoringBlock(kernels));

@@ -77,8 +77,8 @@ class PrototypeTrainerTest {
           for (int j = 0; j < start.length; j++) {
             start[j] = (float) r.nextGaussian();
           }
-          // the set's own block (int8 samples: four with 512-bit kernels, one on AVX2, else two), and blocks of two,
-          // three and four: none, one or more later samples rescored after a mistake
+          // the set's own block (int8 samples: four with 512-bit kernels, one on AVX2, else two), and
+          // blocks of two, three and four: none, one or more later samples rescored after a mistake
           assertEquals(quantized ? k.codeScoringBlock() : 2, set.scoringBlock(k));
           ClassPrototypes paired = ClassPrototypes.copyOf(s, d, start);
           ClassPrototypes twos = ClassPrototypes.copyOf(s, d, start);

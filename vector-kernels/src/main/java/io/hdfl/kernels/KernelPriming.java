@@ -10,12 +10,12 @@ import java.util.SplittableRandom;
  * <p>Called first at real sizes, each of these kernels loops long enough in its first few calls that
  * HotSpot compiles it on-stack (OSR) before it compiles it normally, and then again on-stack at its
  * other loop (the parts of a widened code vector, one part on AVX-512 but a loop until C2 folds it;
- * {@link Order512Kernels}, which score on 256-bit vectors, loop over 16 dimensions at a time). In a Fashion-MNIST ring (D=2000, S=10, 2-core VM) those on-stack compilations cost C2
- * 0.14-0.31 s each, three to nine times the normal compilation of the same kernel, all during the
- * federation; and until C2 had compiled them, the recorder's first evaluation ran the Vector API's
- * Java fallback for 0.55-0.95 s. A call over one iteration counts as a call but adds only one or two
- * loop back-edges (three on NEON, whose code vectors are widened in two parts), so the normal
- * compilation's threshold (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes
+ * {@link Order512Kernels}, which score on 256-bit vectors, loop over 16 dimensions at a time). In a
+ * Fashion-MNIST ring (D=2000, S=10, 2-core VM) those on-stack compilations cost C2 0.14-0.31 s each,
+ * three to nine times the normal compilation of the same kernel, all during the federation; and until
+ * C2 had compiled them, the recorder's first evaluation ran the Vector API's Java fallback for
+ * 0.55-0.95 s. A call over one iteration counts as a call but adds only one or two loop back-edges
+ * (three on NEON, whose code vectors are widened in two parts), so the normal compilation's threshold (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes
  * before the on-stack one (400 back-edges) (README, Federation).
  *
  * <p>The calls come in {@link #BURSTS} bursts, {@link #PAUSE_MILLIS} ms apart. C2 compiles a method once
