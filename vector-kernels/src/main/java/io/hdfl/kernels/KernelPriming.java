@@ -15,8 +15,9 @@ import java.util.SplittableRandom;
  * three to nine times the normal compilation of the same kernel, all during the federation; and until
  * C2 had compiled them, the recorder's first evaluation ran the Vector API's Java fallback for
  * 0.55-0.95 s. A call over one iteration counts as a call but adds only one or two loop back-edges
- * (three on NEON, whose code vectors are widened in two parts), so the normal compilation's threshold (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes
- * before the on-stack one (400 back-edges) (README, Federation).
+ * (three on NEON, whose code vectors are widened in two parts), so the normal compilation's threshold
+ * (50 calls at the launchers' {@code CompileThresholdScaling} of 0.01) comes before the on-stack one
+ * (400 back-edges) (README, Federation).
  *
  * <p>The calls come in {@link #BURSTS} bursts, {@link #PAUSE_MILLIS} ms apart. C2 compiles a method once
  * its profiled (C1 tier 3) code has counted enough calls, a threshold that rises with the length of
