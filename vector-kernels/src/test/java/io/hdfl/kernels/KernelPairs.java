@@ -21,6 +21,20 @@ final class KernelPairs {
     return List.of(new PanamaVectorKernels(true), new PanamaVectorKernels(false));
   }
 
+  /** {@code n} int8 codes in [-127, 127], the extremes included. */
+  static byte[] codes(int n, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (r.nextInt(255) - 127);
+    }
+    if (n > 1) {
+      b[0] = 127;
+      b[n - 1] = -127;
+    }
+    return b;
+  }
+
   static float[] gaussian(int n, long seed, double scale) {
     SplittableRandom r = new SplittableRandom(seed);
     float[] a = new float[n];

@@ -79,7 +79,7 @@ class SumOrderTest {
         for (int s : new int[] {1, 4, 5, 9, 10, 26}) {
           String at = k.describe() + " d=" + d + " s=" + s;
           int nq = 5;
-          byte[] q = codes(nq * d + 3, d * 7L + s);
+          byte[] q = KernelPairs.codes(nq * d + 3, d * 7L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 13L + s, 1.0);
           float[] batch = new float[nq * s];
           k.dotScores(q, 3, nq, p, s, d, batch);
@@ -135,14 +135,5 @@ class SumOrderTest {
         }
       }
     }
-  }
-
-  private static byte[] codes(int n, long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (r.nextInt(255) - 127);
-    }
-    return b;
   }
 }

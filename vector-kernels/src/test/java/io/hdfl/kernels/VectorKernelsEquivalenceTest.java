@@ -130,20 +130,6 @@ class VectorKernelsEquivalenceTest {
     }
   }
 
-  /** {@code n} int8 codes in [-127, 127], the extremes included. */
-  private static byte[] codes(int n, long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (r.nextInt(255) - 127);
-    }
-    if (n > 1) {
-      b[0] = 127;
-      b[n - 1] = -127;
-    }
-    return b;
-  }
-
   /** The scoring calls of one kernel on one array of queries (float or int8) and prototypes. */
   private interface QueryScores {
     void at(int[] offsets, int n, float[] out);
@@ -217,7 +203,7 @@ class VectorKernelsEquivalenceTest {
       for (int d : KernelPairs.AWKWARD_SIZES) {
         for (int s : new int[] {1, 3, 4, 5, 8, 10, 13, 26}) {
           int nq = d >= 1021 ? 5 : 6; // a tile of four queries and the rest alone
-          byte[] q = codes(nq * d + 2, d * 37L + s);
+          byte[] q = KernelPairs.codes(nq * d + 2, d * 37L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 19L + s, 1.0);
           float[] got = new float[nq * s];
           k.dotScores(q, 2, nq, p, s, d, got);
@@ -239,7 +225,7 @@ class VectorKernelsEquivalenceTest {
           assertThrows(IndexOutOfBoundsException.class, () -> k.dotScores(q, past, 1, p, s, d, got));
         }
         // axpy: alpha times each code, added to y in place and nowhere else
-        byte[] x = codes(d + 3, 300 + d);
+        byte[] x = KernelPairs.codes(d + 3, 300 + d);
         float[] y = KernelPairs.gaussian(d + 2, 400 + d, 1.0);
         float[] z = y.clone();
         k.axpy(-0.0078125f, x, 3, z, 1, d);
@@ -260,7 +246,7 @@ class VectorKernelsEquivalenceTest {
     for (VectorKernels k : all) {
       for (int d : KernelPairs.AWKWARD_SIZES) {
         for (int s : new int[] {1, 3, 4, 5, 8, 9, 10, 12, 13, 26}) {
-          byte[] q = codes(3 * d + 1, d * 23L + s);
+          byte[] q = KernelPairs.codes(3 * d + 1, d * 23L + s);
           float[] p = KernelPairs.gaussian(s * d, d * 11L + s, 1.0);
           checkBlockAndSingleBits(k.describe() + " int8", d, s, new QueryScores() {
             @Override
