@@ -11,7 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  * the bits it has on an AVX-512 one. A 512-bit accumulator's lane k sums the products of the elements
  * {@code i ≡ k (mod 16)} in order, and its sixteen lanes are then added from lane 0; here each
  * accumulator is two vectors, lanes 0–7 ({@code lo}) and 8–15 ({@code hi}), each fed from its own half
- * of every 16 elements, and {@link #laneSum} adds {@code lo}'s lanes and then {@code hi}'s. Used by
+ * of every 16 elements; {@code lo} is stored before {@code hi}, and {@link PanamaVectorKernels#laneSum}
+ * adds the sixteen lanes. Used by
  * {@link PanamaVectorKernels} where {@link #ACTIVE}: the int8 scores (one query at a time, five classes
  * at a time: ten accumulators, two widened halves and a prototype row fit AVX2's sixteen registers)
  * and the sum of squares (an encoder's input row's, before it is normalized; a prototype's, after a
@@ -29,23 +30,6 @@ final class Order512Kernels {
   private static final VectorSpecies<Byte> B = PanamaCodeKernels.B;
 
   private Order512Kernels() {}
-
-  private static FloatVector codes(byte[] q, int at) {
-    return (FloatVector) ByteVector.fromArray(B, q, at).convertShape(VectorOperators.B2F, F, 0);
-  }
-
-  /**
-   * The lanes of {@code lo} and then of {@code hi} added one after another, {@code ((0 + lo0) + lo1) +
-   * ... + hi7}: {@link PanamaVectorKernels#laneSum} of the 512-bit vector they are the halves of.
-   */
-  static float laneSum(FloatVector lo, FloatVector hi, float[] lanes) {
-    float s = PanamaVectorKernels.laneSum(lo, lanes);
-    hi.intoArray(lanes, 0);
-    for (int k = 0; k < L; k++) {
-      s += lanes[k];
-    }
-    return s;
-  }
 
   // ---------------------------------------------------------------- int8 scores
 
@@ -97,10 +81,14 @@ final class Order512Kernels {
     FloatVector lo = FloatVector.zero(F), hi = lo;
     int i = 0;
     for (int bound = d - d % ORDER_LANES; i < bound; i += ORDER_LANES) {
-      lo = codes(q, qo + i).fma(FloatVector.fromArray(F, p, po + i), lo);
-      hi = codes(q, qo + i + L).fma(FloatVector.fromArray(F, p, po + i + L), hi);
+      FloatVector x = (FloatVector) ByteVector.fromArray(B, q, qo + i).convertShape(VectorOperators.B2F, F, 0);
+      FloatVector y = (FloatVector) ByteVector.fromArray(B, q, qo + i + L).convertShape(VectorOperators.B2F, F, 0);
+      lo = x.fma(FloatVector.fromArray(F, p, po + i), lo);
+      hi = y.fma(FloatVector.fromArray(F, p, po + i + L), hi);
     }
-    float t = laneSum(lo, hi, lanes);
+    lo.intoArray(lanes, 0);
+    hi.intoArray(lanes, L);
+    float t = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
     for (; i < d; i++) {
       t += q[qo + i] * p[po + i];
     }
@@ -115,8 +103,8 @@ final class Order512Kernels {
     int i = 0;
     for (int bound = d - d % ORDER_LANES; i < bound; i += ORDER_LANES) {
       int j = i + L;
-      FloatVector x = codes(q, qo + i);
-      FloatVector y = codes(q, qo + j);
+      FloatVector x = (FloatVector) ByteVector.fromArray(B, q, qo + i).convertShape(VectorOperators.B2F, F, 0);
+      FloatVector y = (FloatVector) ByteVector.fromArray(B, q, qo + j).convertShape(VectorOperators.B2F, F, 0);
       a0 = x.fma(FloatVector.fromArray(F, p, p0 + i), a0);
       b0 = y.fma(FloatVector.fromArray(F, p, p0 + j), b0);
       a1 = x.fma(FloatVector.fromArray(F, p, p1 + i), a1);
@@ -126,7 +114,15 @@ final class Order512Kernels {
       a3 = x.fma(FloatVector.fromArray(F, p, p3 + i), a3);
       b3 = y.fma(FloatVector.fromArray(F, p, p3 + j), b3);
     }
-    float[] t = {laneSum(a0, b0, lanes), laneSum(a1, b1, lanes), laneSum(a2, b2, lanes), laneSum(a3, b3, lanes)};
+    a0.intoArray(lanes, 0);
+    b0.intoArray(lanes, L);
+    a1.intoArray(lanes, 2 * L);
+    b1.intoArray(lanes, 3 * L);
+    a2.intoArray(lanes, 4 * L);
+    b2.intoArray(lanes, 5 * L);
+    a3.intoArray(lanes, 6 * L);
+    b3.intoArray(lanes, 7 * L);
+    float[] t = PanamaVectorKernels.laneSums(lanes, ORDER_LANES, 4);
     tails(q, qo, p, p0, d, i, t);
     System.arraycopy(t, 0, out, o, 4);
   }
@@ -139,8 +135,8 @@ final class Order512Kernels {
     int i = 0;
     for (int bound = d - d % ORDER_LANES; i < bound; i += ORDER_LANES) {
       int j = i + L;
-      FloatVector x = codes(q, qo + i);
-      FloatVector y = codes(q, qo + j);
+      FloatVector x = (FloatVector) ByteVector.fromArray(B, q, qo + i).convertShape(VectorOperators.B2F, F, 0);
+      FloatVector y = (FloatVector) ByteVector.fromArray(B, q, qo + j).convertShape(VectorOperators.B2F, F, 0);
       a0 = x.fma(FloatVector.fromArray(F, p, p0 + i), a0);
       b0 = y.fma(FloatVector.fromArray(F, p, p0 + j), b0);
       a1 = x.fma(FloatVector.fromArray(F, p, p1 + i), a1);
@@ -152,8 +148,17 @@ final class Order512Kernels {
       a4 = x.fma(FloatVector.fromArray(F, p, p4 + i), a4);
       b4 = y.fma(FloatVector.fromArray(F, p, p4 + j), b4);
     }
-    float[] t = {laneSum(a0, b0, lanes), laneSum(a1, b1, lanes), laneSum(a2, b2, lanes), laneSum(a3, b3, lanes),
-        laneSum(a4, b4, lanes)};
+    a0.intoArray(lanes, 0);
+    b0.intoArray(lanes, L);
+    a1.intoArray(lanes, 2 * L);
+    b1.intoArray(lanes, 3 * L);
+    a2.intoArray(lanes, 4 * L);
+    b2.intoArray(lanes, 5 * L);
+    a3.intoArray(lanes, 6 * L);
+    b3.intoArray(lanes, 7 * L);
+    a4.intoArray(lanes, 8 * L);
+    b4.intoArray(lanes, 9 * L);
+    float[] t = PanamaVectorKernels.laneSums(lanes, ORDER_LANES, 5);
     tails(q, qo, p, p0, d, i, t);
     System.arraycopy(t, 0, out, o, 5);
   }
@@ -203,7 +208,9 @@ final class Order512Kernels {
       v = FloatVector.fromArray(F, x, off + i + L);
       b0 = v.fma(v, b0);
     }
-    float s = laneSum(a0.add(a1).add(a2.add(a3)), b0.add(b1).add(b2.add(b3)), lanes);
+    a0.add(a1).add(a2.add(a3)).intoArray(lanes, 0);
+    b0.add(b1).add(b2.add(b3)).intoArray(lanes, L);
+    float s = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
     for (; i < len; i++) {
       s += x[off + i] * x[off + i];
     }

@@ -9,8 +9,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The Panama kernels on int8 codes (quantized hypervectors): codes are loaded as bytes and widened to
  * float lanes, so a sample costs a quarter of the memory traffic of its float32 form. Every score has
- * one accumulator per query and class, summed over the dimensions in order, its lanes added with
- * {@link PanamaVectorKernels#laneSum} and the tail after them, so single, pair and batch scores have
+ * one accumulator per query and class, summed over the dimensions in order, its lanes stored and added
+ * with {@link PanamaVectorKernels#laneSum} and the tail after them, so single, pair and batch scores have
  * the same bits. Used only by {@link PanamaVectorKernels}; with 256-bit vectors it scores with {@link
  * Order512Kernels} instead, which adds in the order these kernels have with 512-bit ones.
  */
@@ -28,10 +28,6 @@ final class PanamaCodeKernels {
 
   private PanamaCodeKernels() {}
 
-  private static FloatVector widen(ByteVector codes, int part) {
-    return (FloatVector) codes.convertShape(VectorOperators.B2F, F, part);
-  }
-
   static void axpy(float alpha, byte[] x, int xOff, float[] y, int yOff, int len) {
     FloatVector va = FloatVector.broadcast(F, alpha);
     int i = 0;
@@ -39,7 +35,8 @@ final class PanamaCodeKernels {
       ByteVector codes = ByteVector.fromArray(B, x, xOff + i);
       for (int part = 0; part < PARTS; part++) {
         int j = i + part * L;
-        widen(codes, part).fma(va, FloatVector.fromArray(F, y, yOff + j)).intoArray(y, yOff + j);
+        FloatVector v = (FloatVector) codes.convertShape(VectorOperators.B2F, F, part);
+        v.fma(va, FloatVector.fromArray(F, y, yOff + j)).intoArray(y, yOff + j);
       }
     }
     for (; i < len; i++) {
@@ -150,10 +147,12 @@ final class PanamaCodeKernels {
     for (int bound = B.loopBound(d); i < bound; i += STEP) {
       ByteVector codes = ByteVector.fromArray(B, q, qo + i);
       for (int part = 0; part < PARTS; part++) {
-        s0 = widen(codes, part).fma(FloatVector.fromArray(F, p, po + i + part * L), s0);
+        FloatVector v = (FloatVector) codes.convertShape(VectorOperators.B2F, F, part);
+        s0 = v.fma(FloatVector.fromArray(F, p, po + i + part * L), s0);
       }
     }
-    float t = PanamaVectorKernels.laneSum(s0, lanes);
+    s0.intoArray(lanes, 0);
+    float t = PanamaVectorKernels.laneSum(lanes, 0, L);
     for (; i < d; i++) {
       t += q[qo + i] * p[po + i];
     }
@@ -168,7 +167,7 @@ final class PanamaCodeKernels {
     for (int bound = B.loopBound(d); i < bound; i += STEP) {
       ByteVector codes = ByteVector.fromArray(B, q, qo + i);
       for (int part = 0; part < PARTS; part++) {
-        FloatVector v = widen(codes, part);
+        FloatVector v = (FloatVector) codes.convertShape(VectorOperators.B2F, F, part);
         int j = i + part * L;
         s0 = v.fma(FloatVector.fromArray(F, p, p0 + j), s0);
         s1 = v.fma(FloatVector.fromArray(F, p, p1 + j), s1);
@@ -176,8 +175,12 @@ final class PanamaCodeKernels {
         s3 = v.fma(FloatVector.fromArray(F, p, p3 + j), s3);
       }
     }
-    float t0 = PanamaVectorKernels.laneSum(s0, lanes), t1 = PanamaVectorKernels.laneSum(s1, lanes),
-        t2 = PanamaVectorKernels.laneSum(s2, lanes), t3 = PanamaVectorKernels.laneSum(s3, lanes);
+    s0.intoArray(lanes, 0);
+    s1.intoArray(lanes, L);
+    s2.intoArray(lanes, 2 * L);
+    s3.intoArray(lanes, 3 * L);
+    float t0 = PanamaVectorKernels.laneSum(lanes, 0, L), t1 = PanamaVectorKernels.laneSum(lanes, L, L),
+        t2 = PanamaVectorKernels.laneSum(lanes, 2 * L, L), t3 = PanamaVectorKernels.laneSum(lanes, 3 * L, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -207,10 +210,10 @@ final class PanamaCodeKernels {
       ByteVector c2s = ByteVector.fromArray(B, q, q2 + i);
       ByteVector c3s = ByteVector.fromArray(B, q, q3 + i);
       for (int part = 0; part < PARTS; part++) {
-        FloatVector x0 = widen(c0s, part);
-        FloatVector x1 = widen(c1s, part);
-        FloatVector x2 = widen(c2s, part);
-        FloatVector x3 = widen(c3s, part);
+        FloatVector x0 = (FloatVector) c0s.convertShape(VectorOperators.B2F, F, part);
+        FloatVector x1 = (FloatVector) c1s.convertShape(VectorOperators.B2F, F, part);
+        FloatVector x2 = (FloatVector) c2s.convertShape(VectorOperators.B2F, F, part);
+        FloatVector x3 = (FloatVector) c3s.convertShape(VectorOperators.B2F, F, part);
         int j = i + part * L;
         FloatVector w = FloatVector.fromArray(F, p, p0 + j);
         a0 = x0.fma(w, a0);
@@ -234,14 +237,23 @@ final class PanamaCodeKernels {
         f3 = x3.fma(w, f3);
       }
     }
-    float[] t = {PanamaVectorKernels.laneSum(a0, lanes), PanamaVectorKernels.laneSum(a1, lanes),
-        PanamaVectorKernels.laneSum(a2, lanes), PanamaVectorKernels.laneSum(a3, lanes),
-        PanamaVectorKernels.laneSum(b0, lanes), PanamaVectorKernels.laneSum(b1, lanes),
-        PanamaVectorKernels.laneSum(b2, lanes), PanamaVectorKernels.laneSum(b3, lanes),
-        PanamaVectorKernels.laneSum(e0, lanes), PanamaVectorKernels.laneSum(e1, lanes),
-        PanamaVectorKernels.laneSum(e2, lanes), PanamaVectorKernels.laneSum(e3, lanes),
-        PanamaVectorKernels.laneSum(f0, lanes), PanamaVectorKernels.laneSum(f1, lanes),
-        PanamaVectorKernels.laneSum(f2, lanes), PanamaVectorKernels.laneSum(f3, lanes)};
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    b0.intoArray(lanes, 4 * L);
+    b1.intoArray(lanes, 5 * L);
+    b2.intoArray(lanes, 6 * L);
+    b3.intoArray(lanes, 7 * L);
+    e0.intoArray(lanes, 8 * L);
+    e1.intoArray(lanes, 9 * L);
+    e2.intoArray(lanes, 10 * L);
+    e3.intoArray(lanes, 11 * L);
+    f0.intoArray(lanes, 12 * L);
+    f1.intoArray(lanes, 13 * L);
+    f2.intoArray(lanes, 14 * L);
+    f3.intoArray(lanes, 15 * L);
+    float[] t = PanamaVectorKernels.laneSums(lanes, L, 16);
     int[] qs = {q0, q1, q2, q3};
     for (; i < d; i++) {
       for (int k = 0; k < 4; k++) {
@@ -269,8 +281,8 @@ final class PanamaCodeKernels {
       ByteVector xs = ByteVector.fromArray(B, q, qa + i);
       ByteVector ys = ByteVector.fromArray(B, q, qb + i);
       for (int part = 0; part < PARTS; part++) {
-        FloatVector x = widen(xs, part);
-        FloatVector y = widen(ys, part);
+        FloatVector x = (FloatVector) xs.convertShape(VectorOperators.B2F, F, part);
+        FloatVector y = (FloatVector) ys.convertShape(VectorOperators.B2F, F, part);
         int j = i + part * L;
         FloatVector w = FloatVector.fromArray(F, p, p0 + j);
         a0 = x.fma(w, a0);
@@ -280,8 +292,12 @@ final class PanamaCodeKernels {
         b1 = y.fma(w, b1);
       }
     }
-    float ta0 = PanamaVectorKernels.laneSum(a0, lanes), ta1 = PanamaVectorKernels.laneSum(a1, lanes);
-    float tb0 = PanamaVectorKernels.laneSum(b0, lanes), tb1 = PanamaVectorKernels.laneSum(b1, lanes);
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    float ta0 = PanamaVectorKernels.laneSum(lanes, 0, L), ta1 = PanamaVectorKernels.laneSum(lanes, L, L);
+    b0.intoArray(lanes, 0);
+    b1.intoArray(lanes, L);
+    float tb0 = PanamaVectorKernels.laneSum(lanes, 0, L), tb1 = PanamaVectorKernels.laneSum(lanes, L, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];
@@ -307,8 +323,8 @@ final class PanamaCodeKernels {
       ByteVector xs = ByteVector.fromArray(B, q, qa + i);
       ByteVector ys = ByteVector.fromArray(B, q, qb + i);
       for (int part = 0; part < PARTS; part++) {
-        FloatVector x = widen(xs, part);
-        FloatVector y = widen(ys, part);
+        FloatVector x = (FloatVector) xs.convertShape(VectorOperators.B2F, F, part);
+        FloatVector y = (FloatVector) ys.convertShape(VectorOperators.B2F, F, part);
         int j = i + part * L;
         FloatVector w = FloatVector.fromArray(F, p, p0 + j);
         a0 = x.fma(w, a0);
@@ -336,14 +352,23 @@ final class PanamaCodeKernels {
         b7 = y.fma(w, b7);
       }
     }
-    float[] t = {PanamaVectorKernels.laneSum(a0, lanes), PanamaVectorKernels.laneSum(a1, lanes),
-        PanamaVectorKernels.laneSum(a2, lanes), PanamaVectorKernels.laneSum(a3, lanes),
-        PanamaVectorKernels.laneSum(a4, lanes), PanamaVectorKernels.laneSum(a5, lanes),
-        PanamaVectorKernels.laneSum(a6, lanes), PanamaVectorKernels.laneSum(a7, lanes),
-        PanamaVectorKernels.laneSum(b0, lanes), PanamaVectorKernels.laneSum(b1, lanes),
-        PanamaVectorKernels.laneSum(b2, lanes), PanamaVectorKernels.laneSum(b3, lanes),
-        PanamaVectorKernels.laneSum(b4, lanes), PanamaVectorKernels.laneSum(b5, lanes),
-        PanamaVectorKernels.laneSum(b6, lanes), PanamaVectorKernels.laneSum(b7, lanes)};
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    a4.intoArray(lanes, 4 * L);
+    a5.intoArray(lanes, 5 * L);
+    a6.intoArray(lanes, 6 * L);
+    a7.intoArray(lanes, 7 * L);
+    b0.intoArray(lanes, 8 * L);
+    b1.intoArray(lanes, 9 * L);
+    b2.intoArray(lanes, 10 * L);
+    b3.intoArray(lanes, 11 * L);
+    b4.intoArray(lanes, 12 * L);
+    b5.intoArray(lanes, 13 * L);
+    b6.intoArray(lanes, 14 * L);
+    b7.intoArray(lanes, 15 * L);
+    float[] t = PanamaVectorKernels.laneSums(lanes, L, 16);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];

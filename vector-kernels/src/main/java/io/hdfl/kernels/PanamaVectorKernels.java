@@ -269,7 +269,7 @@ final class PanamaVectorKernels implements VectorKernels {
             dst[dstOff + i + j] = (float) Math.cos(src[srcOff + i + j]);
           }
         } else {
-          polyCos(v).intoArray(dst, dstOff + i);
+          polyCos(src, srcOff + i, dst, dstOff + i);
         }
       }
     } else {
@@ -282,8 +282,12 @@ final class PanamaVectorKernels implements VectorKernels {
     }
   }
 
-  /** cos(x) for |x| <= {@link #POLY_COS_LIMIT}, max abs error about 2e-7. */
-  static FloatVector polyCos(FloatVector x) {
+  /**
+   * cos of one vector of {@code src} from {@code si} into {@code dst} from {@code di}, each |x| <= {@link
+   * #POLY_COS_LIMIT}, max abs error about 2e-7. Arrays in and out, not vectors: see {@link #laneSum}.
+   */
+  static void polyCos(float[] src, int si, float[] dst, int di) {
+    FloatVector x = FloatVector.fromArray(F, src, si);
     FloatVector t = x.fma(INV_PI, MAGIC); // MAGIC + round(x / pi); low mantissa bit = parity
     FloatVector n = t.sub(MAGIC);
     FloatVector r = n.fma(FloatVector.broadcast(F, -PI_A), x);
@@ -297,7 +301,7 @@ final class PanamaVectorKernels implements VectorKernels {
     poly = poly.fma(z, FloatVector.broadcast(F, C1));
     poly = poly.fma(z, FloatVector.broadcast(F, 1f));
     IntVector signBit = t.reinterpretAsInts().lanewise(VectorOperators.LSHL, 31);
-    return poly.reinterpretAsInts().lanewise(VectorOperators.XOR, signBit).reinterpretAsFloats();
+    poly.reinterpretAsInts().lanewise(VectorOperators.XOR, signBit).reinterpretAsFloats().intoArray(dst, di);
   }
 
   @Override
@@ -318,8 +322,11 @@ final class PanamaVectorKernels implements VectorKernels {
 
   // ---------------------------------------------------------------- BLAS-1
 
-  /** Scratch for {@link #laneSum}, one per thread, looked up once per public call and passed down. */
-  private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
+  /**
+   * Scratch for the kernels' lane sums, one per thread, looked up once per public call and passed down:
+   * room for sixteen vectors, the most accumulators a kernel keeps.
+   */
+  private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[16 * L]);
 
   /** This thread's scratch for {@link #laneSum}. */
   static float[] lanes() {
@@ -327,20 +334,34 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /**
-   * The lanes of {@code v} added one after another from lane 0, {@code ((0 + v0) + v1) + ...}: the
-   * order of {@code reduceLanes(ADD)} in JDK 17's interpreter and C2 alike, written out because JDK
-   * 25's C2 sums the lanes in another order than its interpreter and C1, so that a score, and with it
-   * a model, would depend on when its kernel was compiled. {@code lanes} is this thread's scratch.
+   * The {@code count} floats from {@code lanes[from]} added one after another, {@code ((0 + l0) + l1) +
+   * ...}: a vector's lanes after {@code intoArray(lanes, from)}, in the order of {@code
+   * reduceLanes(ADD)} in JDK 17's interpreter and C2 alike, written out because JDK 25's C2 sums the
+   * lanes in another order than its interpreter and C1, so that a score, and with it a model, would
+   * depend on when its kernel was compiled.
+   *
+   * <p>Takes the lanes stored, not the vector: no method here takes or returns a vector. C2 inlines such
+   * a method only where its profile calls the site often enough, or where the method's own compiled code
+   * is small; where it does not, a vector crossing the call is boxed, and a loop's accumulator passed on
+   * after the loop is boxed at every iteration. A retraining pass then allocated gigabytes and took four
+   * to six times as long, in some JVM runs and not others (README, Federation).
    */
-  static float laneSum(FloatVector v, float[] lanes) {
-    v.intoArray(lanes, 0);
+  static float laneSum(float[] lanes, int from, int count) {
     float s = 0f;
-    for (int k = 0; k < L; k++) {
-      s += lanes[k];
+    for (int k = 0; k < count; k++) {
+      s += lanes[from + k];
     }
     return s;
   }
 
+  /** {@code n} lane sums of {@code width} floats each, the k-th from {@code lanes[k·width]} ({@link #laneSum}). */
+  static float[] laneSums(float[] lanes, int width, int n) {
+    float[] t = new float[n];
+    for (int k = 0; k < n; k++) {
+      t[k] = laneSum(lanes, k * width, width);
+    }
+    return t;
+  }
 
   @Override
   public float dot(float[] a, int aOff, float[] b, int bOff, int len) {
@@ -362,7 +383,8 @@ final class PanamaVectorKernels implements VectorKernels {
     for (int bound = F.loopBound(len); i < bound; i += L) {
       s0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), s0);
     }
-    float s = laneSum(s0.add(s1).add(s2.add(s3)), lanes);
+    s0.add(s1).add(s2.add(s3)).intoArray(lanes, 0);
+    float s = laneSum(lanes, 0, L);
     for (; i < len; i++) {
       s += a[aOff + i] * b[bOff + i];
     }
@@ -491,7 +513,8 @@ final class PanamaVectorKernels implements VectorKernels {
     for (int bound = F.loopBound(d); i < bound; i += L) {
       s0 = FloatVector.fromArray(F, q, qo + i).fma(FloatVector.fromArray(F, p, po + i), s0);
     }
-    float t = laneSum(s0, lanes);
+    s0.intoArray(lanes, 0);
+    float t = laneSum(lanes, 0, L);
     for (; i < d; i++) {
       t += q[qo + i] * p[po + i];
     }
@@ -533,14 +556,23 @@ final class PanamaVectorKernels implements VectorKernels {
       a7 = x.fma(w, a7);
       b7 = y.fma(w, b7);
     }
-    float[] t = {laneSum(a0, lanes), laneSum(a1, lanes),
-        laneSum(a2, lanes), laneSum(a3, lanes),
-        laneSum(a4, lanes), laneSum(a5, lanes),
-        laneSum(a6, lanes), laneSum(a7, lanes),
-        laneSum(b0, lanes), laneSum(b1, lanes),
-        laneSum(b2, lanes), laneSum(b3, lanes),
-        laneSum(b4, lanes), laneSum(b5, lanes),
-        laneSum(b6, lanes), laneSum(b7, lanes)};
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    a4.intoArray(lanes, 4 * L);
+    a5.intoArray(lanes, 5 * L);
+    a6.intoArray(lanes, 6 * L);
+    a7.intoArray(lanes, 7 * L);
+    b0.intoArray(lanes, 8 * L);
+    b1.intoArray(lanes, 9 * L);
+    b2.intoArray(lanes, 10 * L);
+    b3.intoArray(lanes, 11 * L);
+    b4.intoArray(lanes, 12 * L);
+    b5.intoArray(lanes, 13 * L);
+    b6.intoArray(lanes, 14 * L);
+    b7.intoArray(lanes, 15 * L);
+    float[] t = laneSums(lanes, L, 16);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];
@@ -577,8 +609,10 @@ final class PanamaVectorKernels implements VectorKernels {
       a0 = FloatVector.fromArray(F, q, qa + i).fma(w, a0);
       b0 = FloatVector.fromArray(F, q, qb + i).fma(w, b0);
     }
-    float ta = laneSum(a0.add(a1).add(a2.add(a3)), lanes);
-    float tb = laneSum(b0.add(b1).add(b2.add(b3)), lanes);
+    a0.add(a1).add(a2.add(a3)).intoArray(lanes, 0);
+    float ta = laneSum(lanes, 0, L);
+    b0.add(b1).add(b2.add(b3)).intoArray(lanes, 0);
+    float tb = laneSum(lanes, 0, L);
     for (; i < d; i++) {
       ta += q[qa + i] * p[po + i];
       tb += q[qb + i] * p[po + i];
@@ -600,8 +634,12 @@ final class PanamaVectorKernels implements VectorKernels {
       s2 = v.fma(FloatVector.fromArray(F, p, p2 + i), s2);
       s3 = v.fma(FloatVector.fromArray(F, p, p3 + i), s3);
     }
-    float t0 = laneSum(s0, lanes), t1 = laneSum(s1, lanes),
-        t2 = laneSum(s2, lanes), t3 = laneSum(s3, lanes);
+    s0.intoArray(lanes, 0);
+    s1.intoArray(lanes, L);
+    s2.intoArray(lanes, 2 * L);
+    s3.intoArray(lanes, 3 * L);
+    float t0 = laneSum(lanes, 0, L), t1 = laneSum(lanes, L, L),
+        t2 = laneSum(lanes, 2 * L, L), t3 = laneSum(lanes, 3 * L, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -633,10 +671,15 @@ final class PanamaVectorKernels implements VectorKernels {
       s6 = v.fma(FloatVector.fromArray(F, p, p6 + i), s6);
       s7 = v.fma(FloatVector.fromArray(F, p, p7 + i), s7);
     }
-    float[] t = {laneSum(s0, lanes), laneSum(s1, lanes),
-        laneSum(s2, lanes), laneSum(s3, lanes),
-        laneSum(s4, lanes), laneSum(s5, lanes),
-        laneSum(s6, lanes), laneSum(s7, lanes)};
+    s0.intoArray(lanes, 0);
+    s1.intoArray(lanes, L);
+    s2.intoArray(lanes, 2 * L);
+    s3.intoArray(lanes, 3 * L);
+    s4.intoArray(lanes, 4 * L);
+    s5.intoArray(lanes, 5 * L);
+    s6.intoArray(lanes, 6 * L);
+    s7.intoArray(lanes, 7 * L);
+    float[] t = laneSums(lanes, L, 8);
     for (; i < d; i++) {
       float v = q[qo + i];
       for (int j = 0; j < 8; j++) {
@@ -804,8 +847,15 @@ final class PanamaVectorKernels implements VectorKernels {
       boolean add) {
     int p = 0;
     for (int bound = F.loopBound(n), half = DS.length(); p < bound; p += L) {
-      FloatVector upper = scaledProducts(sigma, radius, trig, at + p + half).rearrange(LOWER_TO_UPPER_HALF);
-      FloatVector v = scaledProducts(sigma, radius, trig, at + p).blend(upper, UPPER_HALF);
+      // (float) (radius·σ·trig) for a vector of DS in each half (no helper returns a vector: see laneSum)
+      int i = at + p + half;
+      FloatVector upper = ((FloatVector) DoubleVector.fromArray(DS, radius, i).mul(sigma)
+          .mul(DoubleVector.fromArray(DS, trig, i)).convertShape(VectorOperators.D2F, F, 0))
+          .rearrange(LOWER_TO_UPPER_HALF);
+      i = at + p;
+      FloatVector v = ((FloatVector) DoubleVector.fromArray(DS, radius, i).mul(sigma)
+          .mul(DoubleVector.fromArray(DS, trig, i)).convertShape(VectorOperators.D2F, F, 0))
+          .blend(upper, UPPER_HALF);
       if (add) {
         v = FloatVector.fromArray(F, dst, base + p).add(v);
       }
@@ -815,16 +865,5 @@ final class PanamaVectorKernels implements VectorKernels {
       float v = (float) (radius[at + p] * sigma * trig[at + p]);
       dst[base + p] = add ? dst[base + p] + v : v;
     }
-  }
-
-  /**
-   * {@code (float) (radius[i]·σ·trig[i])} for one vector of {@link #DS} at {@code i}, in the lower half
-   * of a vector of {@link #F}; the upper lanes are zero.
-   */
-  private static FloatVector scaledProducts(double sigma, double[] radius, double[] trig, int i) {
-    return (FloatVector) DoubleVector.fromArray(DS, radius, i)
-        .mul(sigma)
-        .mul(DoubleVector.fromArray(DS, trig, i))
-        .convertShape(VectorOperators.D2F, F, 0);
   }
 }
