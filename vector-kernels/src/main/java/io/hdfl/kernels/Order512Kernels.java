@@ -6,18 +6,18 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The Panama kernels whose sums would otherwise depend on the vector width, for 256-bit vectors (AVX2):
- * every sum is added in the order of 512-bit vectors, so that a model trained on an AVX2 machine has
- * the bits it has on an AVX-512 one. A 512-bit accumulator's lane k sums the products of the elements
- * {@code i ≡ k (mod 16)} in order, and its sixteen lanes are then added from lane 0; here each
- * accumulator is two vectors, lanes 0–7 ({@code lo}) and 8–15 ({@code hi}), each fed from its own half
- * of every 16 elements; {@code lo} is stored before {@code hi}, and {@link PanamaVectorKernels#laneSum}
- * adds the sixteen lanes. Used by
- * {@link PanamaVectorKernels} where {@link #ACTIVE}: the int8 scores (one query at a time, five classes
- * at a time: ten accumulators, two widened halves and a prototype row fit AVX2's sixteen registers)
- * and the sum of squares (an encoder's input row's, before it is normalized; a prototype's, after a
- * sample is bundled into it; a float32 query's, for cosine scoring). Scores of float32 queries are not
- * covered (README, Determinism).
+ * The Panama kernels whose sums would otherwise depend on the vector width, for 256-bit vectors
+ * (AVX2): every sum is added in the order of 512-bit vectors, so that a model trained on an AVX2
+ * machine has the bits it has on an AVX-512 one. A 512-bit accumulator's lane k sums the products of
+ * the elements {@code i ≡ k (mod 16)} in order, and its sixteen lanes are then added from lane 0;
+ * here each accumulator is two vectors, lanes 0–7 ({@code lo}) and 8–15 ({@code hi}), each fed from
+ * its own half of every 16 elements; {@code lo} is stored before {@code hi}, and {@link
+ * PanamaVectorKernels#laneSum} adds the sixteen lanes. Used by {@link PanamaVectorKernels} where
+ * {@link #ACTIVE}: the int8 scores (one query at a time, five classes at a time: ten accumulators,
+ * two widened halves and a prototype row fit AVX2's sixteen registers) and the sum of squares (an
+ * encoder's input row's, before it is normalized; a prototype's, after a sample is bundled into it;
+ * a float32 query's, for cosine scoring). Scores of float32 queries are not covered (README,
+ * Determinism).
  */
 final class Order512Kernels {
   private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -114,15 +114,19 @@ final class Order512Kernels {
       a3 = x.fma(FloatVector.fromArray(F, p, p3 + i), a3);
       b3 = y.fma(FloatVector.fromArray(F, p, p3 + j), b3);
     }
+    float[] t = new float[4];
     a0.intoArray(lanes, 0);
     b0.intoArray(lanes, L);
-    a1.intoArray(lanes, 2 * L);
-    b1.intoArray(lanes, 3 * L);
-    a2.intoArray(lanes, 4 * L);
-    b2.intoArray(lanes, 5 * L);
-    a3.intoArray(lanes, 6 * L);
-    b3.intoArray(lanes, 7 * L);
-    float[] t = PanamaVectorKernels.laneSums(lanes, ORDER_LANES, 4);
+    t[0] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a1.intoArray(lanes, 0);
+    b1.intoArray(lanes, L);
+    t[1] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a2.intoArray(lanes, 0);
+    b2.intoArray(lanes, L);
+    t[2] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a3.intoArray(lanes, 0);
+    b3.intoArray(lanes, L);
+    t[3] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
     tails(q, qo, p, p0, d, i, t);
     System.arraycopy(t, 0, out, o, 4);
   }
@@ -148,17 +152,22 @@ final class Order512Kernels {
       a4 = x.fma(FloatVector.fromArray(F, p, p4 + i), a4);
       b4 = y.fma(FloatVector.fromArray(F, p, p4 + j), b4);
     }
+    float[] t = new float[5];
     a0.intoArray(lanes, 0);
     b0.intoArray(lanes, L);
-    a1.intoArray(lanes, 2 * L);
-    b1.intoArray(lanes, 3 * L);
-    a2.intoArray(lanes, 4 * L);
-    b2.intoArray(lanes, 5 * L);
-    a3.intoArray(lanes, 6 * L);
-    b3.intoArray(lanes, 7 * L);
-    a4.intoArray(lanes, 8 * L);
-    b4.intoArray(lanes, 9 * L);
-    float[] t = PanamaVectorKernels.laneSums(lanes, ORDER_LANES, 5);
+    t[0] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a1.intoArray(lanes, 0);
+    b1.intoArray(lanes, L);
+    t[1] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a2.intoArray(lanes, 0);
+    b2.intoArray(lanes, L);
+    t[2] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a3.intoArray(lanes, 0);
+    b3.intoArray(lanes, L);
+    t[3] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    a4.intoArray(lanes, 0);
+    b4.intoArray(lanes, L);
+    t[4] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
     tails(q, qo, p, p0, d, i, t);
     System.arraycopy(t, 0, out, o, 5);
   }

@@ -176,11 +176,13 @@ final class PanamaCodeKernels {
       }
     }
     s0.intoArray(lanes, 0);
-    s1.intoArray(lanes, L);
-    s2.intoArray(lanes, 2 * L);
-    s3.intoArray(lanes, 3 * L);
-    float t0 = PanamaVectorKernels.laneSum(lanes, 0, L), t1 = PanamaVectorKernels.laneSum(lanes, L, L),
-        t2 = PanamaVectorKernels.laneSum(lanes, 2 * L, L), t3 = PanamaVectorKernels.laneSum(lanes, 3 * L, L);
+    float t0 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    s1.intoArray(lanes, 0);
+    float t1 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    s2.intoArray(lanes, 0);
+    float t2 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    s3.intoArray(lanes, 0);
+    float t3 = PanamaVectorKernels.laneSum(lanes, 0, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -237,23 +239,39 @@ final class PanamaCodeKernels {
         f3 = x3.fma(w, f3);
       }
     }
+    float[] t = new float[16];
     a0.intoArray(lanes, 0);
-    a1.intoArray(lanes, L);
-    a2.intoArray(lanes, 2 * L);
-    a3.intoArray(lanes, 3 * L);
-    b0.intoArray(lanes, 4 * L);
-    b1.intoArray(lanes, 5 * L);
-    b2.intoArray(lanes, 6 * L);
-    b3.intoArray(lanes, 7 * L);
-    e0.intoArray(lanes, 8 * L);
-    e1.intoArray(lanes, 9 * L);
-    e2.intoArray(lanes, 10 * L);
-    e3.intoArray(lanes, 11 * L);
-    f0.intoArray(lanes, 12 * L);
-    f1.intoArray(lanes, 13 * L);
-    f2.intoArray(lanes, 14 * L);
-    f3.intoArray(lanes, 15 * L);
-    float[] t = PanamaVectorKernels.laneSums(lanes, L, 16);
+    t[0] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a1.intoArray(lanes, 0);
+    t[1] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a2.intoArray(lanes, 0);
+    t[2] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a3.intoArray(lanes, 0);
+    t[3] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b0.intoArray(lanes, 0);
+    t[4] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b1.intoArray(lanes, 0);
+    t[5] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b2.intoArray(lanes, 0);
+    t[6] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b3.intoArray(lanes, 0);
+    t[7] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    e0.intoArray(lanes, 0);
+    t[8] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    e1.intoArray(lanes, 0);
+    t[9] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    e2.intoArray(lanes, 0);
+    t[10] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    e3.intoArray(lanes, 0);
+    t[11] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    f0.intoArray(lanes, 0);
+    t[12] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    f1.intoArray(lanes, 0);
+    t[13] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    f2.intoArray(lanes, 0);
+    t[14] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    f3.intoArray(lanes, 0);
+    t[15] = PanamaVectorKernels.laneSum(lanes, 0, L);
     int[] qs = {q0, q1, q2, q3};
     for (; i < d; i++) {
       for (int k = 0; k < 4; k++) {
@@ -293,11 +311,13 @@ final class PanamaCodeKernels {
       }
     }
     a0.intoArray(lanes, 0);
-    a1.intoArray(lanes, L);
-    float ta0 = PanamaVectorKernels.laneSum(lanes, 0, L), ta1 = PanamaVectorKernels.laneSum(lanes, L, L);
+    float ta0 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a1.intoArray(lanes, 0);
+    float ta1 = PanamaVectorKernels.laneSum(lanes, 0, L);
     b0.intoArray(lanes, 0);
-    b1.intoArray(lanes, L);
-    float tb0 = PanamaVectorKernels.laneSum(lanes, 0, L), tb1 = PanamaVectorKernels.laneSum(lanes, L, L);
+    float tb0 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b1.intoArray(lanes, 0);
+    float tb1 = PanamaVectorKernels.laneSum(lanes, 0, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];
@@ -352,23 +372,39 @@ final class PanamaCodeKernels {
         b7 = y.fma(w, b7);
       }
     }
+    float[] t = new float[16];
     a0.intoArray(lanes, 0);
-    a1.intoArray(lanes, L);
-    a2.intoArray(lanes, 2 * L);
-    a3.intoArray(lanes, 3 * L);
-    a4.intoArray(lanes, 4 * L);
-    a5.intoArray(lanes, 5 * L);
-    a6.intoArray(lanes, 6 * L);
-    a7.intoArray(lanes, 7 * L);
-    b0.intoArray(lanes, 8 * L);
-    b1.intoArray(lanes, 9 * L);
-    b2.intoArray(lanes, 10 * L);
-    b3.intoArray(lanes, 11 * L);
-    b4.intoArray(lanes, 12 * L);
-    b5.intoArray(lanes, 13 * L);
-    b6.intoArray(lanes, 14 * L);
-    b7.intoArray(lanes, 15 * L);
-    float[] t = PanamaVectorKernels.laneSums(lanes, L, 16);
+    t[0] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a1.intoArray(lanes, 0);
+    t[1] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a2.intoArray(lanes, 0);
+    t[2] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a3.intoArray(lanes, 0);
+    t[3] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a4.intoArray(lanes, 0);
+    t[4] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a5.intoArray(lanes, 0);
+    t[5] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a6.intoArray(lanes, 0);
+    t[6] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    a7.intoArray(lanes, 0);
+    t[7] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b0.intoArray(lanes, 0);
+    t[8] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b1.intoArray(lanes, 0);
+    t[9] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b2.intoArray(lanes, 0);
+    t[10] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b3.intoArray(lanes, 0);
+    t[11] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b4.intoArray(lanes, 0);
+    t[12] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b5.intoArray(lanes, 0);
+    t[13] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b6.intoArray(lanes, 0);
+    t[14] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    b7.intoArray(lanes, 0);
+    t[15] = PanamaVectorKernels.laneSum(lanes, 0, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];

@@ -323,10 +323,10 @@ final class PanamaVectorKernels implements VectorKernels {
   // ---------------------------------------------------------------- BLAS-1
 
   /**
-   * Scratch for the kernels' lane sums, one per thread, looked up once per public call and passed down:
-   * room for sixteen vectors, the most accumulators a kernel keeps.
+   * Scratch for {@link #laneSum}, one per thread, looked up once per public call and passed down: room
+   * for two vectors ({@link Order512Kernels} stores a sum's two halves).
    */
-  private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[16 * L]);
+  private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[2 * L]);
 
   /** This thread's scratch for {@link #laneSum}. */
   static float[] lanes() {
@@ -335,16 +335,17 @@ final class PanamaVectorKernels implements VectorKernels {
 
   /**
    * The {@code count} floats from {@code lanes[from]} added one after another, {@code ((0 + l0) + l1) +
-   * ...}: a vector's lanes after {@code intoArray(lanes, from)}, in the order of {@code
+   * ...}: a vector's lanes once stored with {@code intoArray(lanes, from)}, in the order of {@code
    * reduceLanes(ADD)} in JDK 17's interpreter and C2 alike, written out because JDK 25's C2 sums the
    * lanes in another order than its interpreter and C1, so that a score, and with it a model, would
    * depend on when its kernel was compiled.
    *
-   * <p>Takes the lanes stored, not the vector: no method here takes or returns a vector. C2 inlines such
-   * a method only where its profile calls the site often enough, or where the method's own compiled code
-   * is small; where it does not, a vector crossing the call is boxed, and a loop's accumulator passed on
-   * after the loop is boxed at every iteration. A retraining pass then allocated gigabytes and took four
-   * to six times as long, in some JVM runs and not others (README, Federation).
+   * <p>It takes the stored lanes, not the vector: no method here takes or returns a vector. C2 inlines
+   * a method that is not force-inlined only where the call site's profile looks hot, or where the method
+   * is tiny and not already compiled on its own into more than a little code. Where it does not, a
+   * vector crossing the call is boxed, and a loop's accumulator passed on after the loop is boxed at
+   * every iteration: a retraining pass then allocated gigabytes and took four to six times as long, in
+   * some JVM runs and not others (README, How it works).
    */
   static float laneSum(float[] lanes, int from, int count) {
     float s = 0f;
@@ -352,15 +353,6 @@ final class PanamaVectorKernels implements VectorKernels {
       s += lanes[from + k];
     }
     return s;
-  }
-
-  /** {@code n} lane sums of {@code width} floats each, the k-th from {@code lanes[k·width]} ({@link #laneSum}). */
-  static float[] laneSums(float[] lanes, int width, int n) {
-    float[] t = new float[n];
-    for (int k = 0; k < n; k++) {
-      t[k] = laneSum(lanes, k * width, width);
-    }
-    return t;
   }
 
   @Override
@@ -556,23 +548,39 @@ final class PanamaVectorKernels implements VectorKernels {
       a7 = x.fma(w, a7);
       b7 = y.fma(w, b7);
     }
+    float[] t = new float[16];
     a0.intoArray(lanes, 0);
-    a1.intoArray(lanes, L);
-    a2.intoArray(lanes, 2 * L);
-    a3.intoArray(lanes, 3 * L);
-    a4.intoArray(lanes, 4 * L);
-    a5.intoArray(lanes, 5 * L);
-    a6.intoArray(lanes, 6 * L);
-    a7.intoArray(lanes, 7 * L);
-    b0.intoArray(lanes, 8 * L);
-    b1.intoArray(lanes, 9 * L);
-    b2.intoArray(lanes, 10 * L);
-    b3.intoArray(lanes, 11 * L);
-    b4.intoArray(lanes, 12 * L);
-    b5.intoArray(lanes, 13 * L);
-    b6.intoArray(lanes, 14 * L);
-    b7.intoArray(lanes, 15 * L);
-    float[] t = laneSums(lanes, L, 16);
+    t[0] = laneSum(lanes, 0, L);
+    a1.intoArray(lanes, 0);
+    t[1] = laneSum(lanes, 0, L);
+    a2.intoArray(lanes, 0);
+    t[2] = laneSum(lanes, 0, L);
+    a3.intoArray(lanes, 0);
+    t[3] = laneSum(lanes, 0, L);
+    a4.intoArray(lanes, 0);
+    t[4] = laneSum(lanes, 0, L);
+    a5.intoArray(lanes, 0);
+    t[5] = laneSum(lanes, 0, L);
+    a6.intoArray(lanes, 0);
+    t[6] = laneSum(lanes, 0, L);
+    a7.intoArray(lanes, 0);
+    t[7] = laneSum(lanes, 0, L);
+    b0.intoArray(lanes, 0);
+    t[8] = laneSum(lanes, 0, L);
+    b1.intoArray(lanes, 0);
+    t[9] = laneSum(lanes, 0, L);
+    b2.intoArray(lanes, 0);
+    t[10] = laneSum(lanes, 0, L);
+    b3.intoArray(lanes, 0);
+    t[11] = laneSum(lanes, 0, L);
+    b4.intoArray(lanes, 0);
+    t[12] = laneSum(lanes, 0, L);
+    b5.intoArray(lanes, 0);
+    t[13] = laneSum(lanes, 0, L);
+    b6.intoArray(lanes, 0);
+    t[14] = laneSum(lanes, 0, L);
+    b7.intoArray(lanes, 0);
+    t[15] = laneSum(lanes, 0, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];
@@ -635,11 +643,13 @@ final class PanamaVectorKernels implements VectorKernels {
       s3 = v.fma(FloatVector.fromArray(F, p, p3 + i), s3);
     }
     s0.intoArray(lanes, 0);
-    s1.intoArray(lanes, L);
-    s2.intoArray(lanes, 2 * L);
-    s3.intoArray(lanes, 3 * L);
-    float t0 = laneSum(lanes, 0, L), t1 = laneSum(lanes, L, L),
-        t2 = laneSum(lanes, 2 * L, L), t3 = laneSum(lanes, 3 * L, L);
+    float t0 = laneSum(lanes, 0, L);
+    s1.intoArray(lanes, 0);
+    float t1 = laneSum(lanes, 0, L);
+    s2.intoArray(lanes, 0);
+    float t2 = laneSum(lanes, 0, L);
+    s3.intoArray(lanes, 0);
+    float t3 = laneSum(lanes, 0, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -671,15 +681,23 @@ final class PanamaVectorKernels implements VectorKernels {
       s6 = v.fma(FloatVector.fromArray(F, p, p6 + i), s6);
       s7 = v.fma(FloatVector.fromArray(F, p, p7 + i), s7);
     }
+    float[] t = new float[8];
     s0.intoArray(lanes, 0);
-    s1.intoArray(lanes, L);
-    s2.intoArray(lanes, 2 * L);
-    s3.intoArray(lanes, 3 * L);
-    s4.intoArray(lanes, 4 * L);
-    s5.intoArray(lanes, 5 * L);
-    s6.intoArray(lanes, 6 * L);
-    s7.intoArray(lanes, 7 * L);
-    float[] t = laneSums(lanes, L, 8);
+    t[0] = laneSum(lanes, 0, L);
+    s1.intoArray(lanes, 0);
+    t[1] = laneSum(lanes, 0, L);
+    s2.intoArray(lanes, 0);
+    t[2] = laneSum(lanes, 0, L);
+    s3.intoArray(lanes, 0);
+    t[3] = laneSum(lanes, 0, L);
+    s4.intoArray(lanes, 0);
+    t[4] = laneSum(lanes, 0, L);
+    s5.intoArray(lanes, 0);
+    t[5] = laneSum(lanes, 0, L);
+    s6.intoArray(lanes, 0);
+    t[6] = laneSum(lanes, 0, L);
+    s7.intoArray(lanes, 0);
+    t[7] = laneSum(lanes, 0, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       for (int j = 0; j < 8; j++) {
@@ -847,7 +865,8 @@ final class PanamaVectorKernels implements VectorKernels {
       boolean add) {
     int p = 0;
     for (int bound = F.loopBound(n), half = DS.length(); p < bound; p += L) {
-      // (float) (radius·σ·trig) for a vector of DS in each half (no helper returns a vector: see laneSum)
+      // (float) (radius·σ·trig) for a vector of DS in each half (written out, as no method here returns a
+      // vector: see laneSum)
       int i = at + p + half;
       FloatVector upper = ((FloatVector) DoubleVector.fromArray(DS, radius, i).mul(sigma)
           .mul(DoubleVector.fromArray(DS, trig, i)).convertShape(VectorOperators.D2F, F, 0))

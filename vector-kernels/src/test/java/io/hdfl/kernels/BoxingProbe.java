@@ -6,11 +6,11 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Calls every Panama kernel entry point until C2 has compiled it, then prints the bytes each call
- * allocates, one {@code name bytes} line per entry point. Run by {@link NoVectorBoxingTest} in a JVM of
- * its own that inlines no method of {@code io.hdfl.kernels}: if a kernel passed a vector to a helper of
- * its own, or got one back, the vector would be boxed there, and a loop's accumulators at every
- * iteration, which shows here as kilobytes a call.
+ * Calls every Panama kernel entry point {@link #WARM_UP} times (C2 compiles their loops meanwhile), then
+ * prints the bytes each call allocates, one {@code alloc <name> <bytes>} line per entry point. Run by
+ * {@link NoVectorBoxingTest} in a JVM of its own that inlines no method of {@code io.hdfl.kernels}: if
+ * a kernel passed a vector to a helper of its own, or got one back, the vector would be boxed there
+ * (a loop's accumulators at every iteration), which shows here as bytes a call.
  */
 final class BoxingProbe {
   /** Calls before measuring (C2 compiles within them, with {@code -Xbatch}), and calls measured. */
@@ -24,14 +24,15 @@ final class BoxingProbe {
         "no Panama kernels: " + VectorKernelsProvider.reason()));
     SplittableRandom rng = new SplittableRandom(3);
     int d = 512 + 3; // whole vectors of every width, and a tail
-    int s = 11; // every tile with a one-class tail (KernelPriming.CLASSES)
+    int s = 11; // every int8 tile with a one-class tail (KernelPriming.CLASSES); float32 also at S=12
     float[] protos = gaussian(rng, s * d);
     float[] queries = gaussian(rng, 4 * d);
     byte[] codes = new byte[4 * d];
     for (int i = 0; i < codes.length; i++) {
       codes[i] = (byte) (rng.nextInt(255) - 127);
     }
-    float[] scores = new float[4 * s];
+    float[] protos12 = gaussian(rng, 12 * d);
+    float[] scores = new float[4 * 12];
     int[] four = {0, 2 * d, d, 3 * d};
     int[] one = {d};
     int[] three = {0, d, 3 * d};
@@ -54,6 +55,7 @@ final class BoxingProbe {
     ops.put("axpy(codes)", () -> k.axpy(0.5f, codes, d, out, 0, d));
     ops.put("dotScoresAt(float32, 2)", () -> k.dotScoresAt(queries, four, 2, protos, s, d, scores));
     ops.put("dotScores(float32)", () -> k.dotScores(queries, 0, 4, protos, s, d, scores));
+    ops.put("dotScores(float32, S=12)", () -> k.dotScores(queries, 0, 4, protos12, 12, d, scores));
     ops.put("dotScore(float32)", () -> scores[0] = k.dotScore(queries, d, protos, s, d, 3));
     ops.put("dot", () -> scores[0] = k.dot(queries, 0, protos, d, d));
     ops.put("sumOfSquares", () -> scores[0] = k.sumOfSquares(queries, 0, d));
@@ -78,7 +80,7 @@ final class BoxingProbe {
         call.run();
       }
       long bytes = (threads.getCurrentThreadAllocatedBytes() - before) / MEASURED;
-      System.out.println(op.getKey() + " " + bytes);
+      System.out.println("alloc " + op.getKey() + " " + bytes);
     }
     System.out.println("kernels " + k.describe());
   }
