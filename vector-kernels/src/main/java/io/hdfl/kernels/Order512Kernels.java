@@ -88,7 +88,7 @@ final class Order512Kernels {
     }
     lo.intoArray(lanes, 0);
     hi.intoArray(lanes, L);
-    float t = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    float t = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     for (; i < d; i++) {
       t += q[qo + i] * p[po + i];
     }
@@ -117,16 +117,16 @@ final class Order512Kernels {
     float[] t = new float[4];
     a0.intoArray(lanes, 0);
     b0.intoArray(lanes, L);
-    t[0] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[0] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a1.intoArray(lanes, 0);
     b1.intoArray(lanes, L);
-    t[1] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[1] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a2.intoArray(lanes, 0);
     b2.intoArray(lanes, L);
-    t[2] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[2] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a3.intoArray(lanes, 0);
     b3.intoArray(lanes, L);
-    t[3] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[3] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     tails(q, qo, p, p0, d, i, t);
     System.arraycopy(t, 0, out, o, 4);
   }
@@ -155,19 +155,19 @@ final class Order512Kernels {
     float[] t = new float[5];
     a0.intoArray(lanes, 0);
     b0.intoArray(lanes, L);
-    t[0] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[0] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a1.intoArray(lanes, 0);
     b1.intoArray(lanes, L);
-    t[1] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[1] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a2.intoArray(lanes, 0);
     b2.intoArray(lanes, L);
-    t[2] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[2] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a3.intoArray(lanes, 0);
     b3.intoArray(lanes, L);
-    t[3] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[3] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     a4.intoArray(lanes, 0);
     b4.intoArray(lanes, L);
-    t[4] = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    t[4] = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     tails(q, qo, p, p0, d, i, t);
     System.arraycopy(t, 0, out, o, 5);
   }
@@ -219,7 +219,7 @@ final class Order512Kernels {
     }
     a0.add(a1).add(a2.add(a3)).intoArray(lanes, 0);
     b0.add(b1).add(b2.add(b3)).intoArray(lanes, L);
-    float s = PanamaVectorKernels.laneSum(lanes, 0, ORDER_LANES);
+    float s = PanamaVectorKernels.laneSum(lanes, ORDER_LANES);
     for (; i < len; i++) {
       s += x[off + i] * x[off + i];
     }

@@ -152,7 +152,7 @@ final class PanamaCodeKernels {
       }
     }
     s0.intoArray(lanes, 0);
-    float t = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float t = PanamaVectorKernels.laneSum(lanes, L);
     for (; i < d; i++) {
       t += q[qo + i] * p[po + i];
     }
@@ -176,13 +176,13 @@ final class PanamaCodeKernels {
       }
     }
     s0.intoArray(lanes, 0);
-    float t0 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float t0 = PanamaVectorKernels.laneSum(lanes, L);
     s1.intoArray(lanes, 0);
-    float t1 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float t1 = PanamaVectorKernels.laneSum(lanes, L);
     s2.intoArray(lanes, 0);
-    float t2 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float t2 = PanamaVectorKernels.laneSum(lanes, L);
     s3.intoArray(lanes, 0);
-    float t3 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float t3 = PanamaVectorKernels.laneSum(lanes, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -241,37 +241,37 @@ final class PanamaCodeKernels {
     }
     float[] t = new float[16];
     a0.intoArray(lanes, 0);
-    t[0] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[0] = PanamaVectorKernels.laneSum(lanes, L);
     a1.intoArray(lanes, 0);
-    t[1] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[1] = PanamaVectorKernels.laneSum(lanes, L);
     a2.intoArray(lanes, 0);
-    t[2] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[2] = PanamaVectorKernels.laneSum(lanes, L);
     a3.intoArray(lanes, 0);
-    t[3] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[3] = PanamaVectorKernels.laneSum(lanes, L);
     b0.intoArray(lanes, 0);
-    t[4] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[4] = PanamaVectorKernels.laneSum(lanes, L);
     b1.intoArray(lanes, 0);
-    t[5] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[5] = PanamaVectorKernels.laneSum(lanes, L);
     b2.intoArray(lanes, 0);
-    t[6] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[6] = PanamaVectorKernels.laneSum(lanes, L);
     b3.intoArray(lanes, 0);
-    t[7] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[7] = PanamaVectorKernels.laneSum(lanes, L);
     e0.intoArray(lanes, 0);
-    t[8] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[8] = PanamaVectorKernels.laneSum(lanes, L);
     e1.intoArray(lanes, 0);
-    t[9] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[9] = PanamaVectorKernels.laneSum(lanes, L);
     e2.intoArray(lanes, 0);
-    t[10] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[10] = PanamaVectorKernels.laneSum(lanes, L);
     e3.intoArray(lanes, 0);
-    t[11] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[11] = PanamaVectorKernels.laneSum(lanes, L);
     f0.intoArray(lanes, 0);
-    t[12] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[12] = PanamaVectorKernels.laneSum(lanes, L);
     f1.intoArray(lanes, 0);
-    t[13] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[13] = PanamaVectorKernels.laneSum(lanes, L);
     f2.intoArray(lanes, 0);
-    t[14] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[14] = PanamaVectorKernels.laneSum(lanes, L);
     f3.intoArray(lanes, 0);
-    t[15] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[15] = PanamaVectorKernels.laneSum(lanes, L);
     int[] qs = {q0, q1, q2, q3};
     for (; i < d; i++) {
       for (int k = 0; k < 4; k++) {
@@ -311,13 +311,13 @@ final class PanamaCodeKernels {
       }
     }
     a0.intoArray(lanes, 0);
-    float ta0 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float ta0 = PanamaVectorKernels.laneSum(lanes, L);
     a1.intoArray(lanes, 0);
-    float ta1 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float ta1 = PanamaVectorKernels.laneSum(lanes, L);
     b0.intoArray(lanes, 0);
-    float tb0 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float tb0 = PanamaVectorKernels.laneSum(lanes, L);
     b1.intoArray(lanes, 0);
-    float tb1 = PanamaVectorKernels.laneSum(lanes, 0, L);
+    float tb1 = PanamaVectorKernels.laneSum(lanes, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];
@@ -374,37 +374,37 @@ final class PanamaCodeKernels {
     }
     float[] t = new float[16];
     a0.intoArray(lanes, 0);
-    t[0] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[0] = PanamaVectorKernels.laneSum(lanes, L);
     a1.intoArray(lanes, 0);
-    t[1] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[1] = PanamaVectorKernels.laneSum(lanes, L);
     a2.intoArray(lanes, 0);
-    t[2] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[2] = PanamaVectorKernels.laneSum(lanes, L);
     a3.intoArray(lanes, 0);
-    t[3] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[3] = PanamaVectorKernels.laneSum(lanes, L);
     a4.intoArray(lanes, 0);
-    t[4] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[4] = PanamaVectorKernels.laneSum(lanes, L);
     a5.intoArray(lanes, 0);
-    t[5] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[5] = PanamaVectorKernels.laneSum(lanes, L);
     a6.intoArray(lanes, 0);
-    t[6] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[6] = PanamaVectorKernels.laneSum(lanes, L);
     a7.intoArray(lanes, 0);
-    t[7] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[7] = PanamaVectorKernels.laneSum(lanes, L);
     b0.intoArray(lanes, 0);
-    t[8] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[8] = PanamaVectorKernels.laneSum(lanes, L);
     b1.intoArray(lanes, 0);
-    t[9] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[9] = PanamaVectorKernels.laneSum(lanes, L);
     b2.intoArray(lanes, 0);
-    t[10] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[10] = PanamaVectorKernels.laneSum(lanes, L);
     b3.intoArray(lanes, 0);
-    t[11] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[11] = PanamaVectorKernels.laneSum(lanes, L);
     b4.intoArray(lanes, 0);
-    t[12] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[12] = PanamaVectorKernels.laneSum(lanes, L);
     b5.intoArray(lanes, 0);
-    t[13] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[13] = PanamaVectorKernels.laneSum(lanes, L);
     b6.intoArray(lanes, 0);
-    t[14] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[14] = PanamaVectorKernels.laneSum(lanes, L);
     b7.intoArray(lanes, 0);
-    t[15] = PanamaVectorKernels.laneSum(lanes, 0, L);
+    t[15] = PanamaVectorKernels.laneSum(lanes, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];

@@ -262,15 +262,7 @@ final class PanamaVectorKernels implements VectorKernels {
     int bound = F.loopBound(len);
     if (polynomialCos) {
       for (; i < bound; i += L) {
-        FloatVector v = FloatVector.fromArray(F, src, srcOff + i);
-        if (v.abs().compare(VectorOperators.GT, POLY_COS_LIMIT).anyTrue()
-            || v.test(VectorOperators.IS_NAN).anyTrue()) {
-          for (int j = 0; j < L; j++) {
-            dst[dstOff + i + j] = (float) Math.cos(src[srcOff + i + j]);
-          }
-        } else {
-          polyCos(src, srcOff + i, dst, dstOff + i);
-        }
+        polyCos(src, srcOff + i, dst, dstOff + i);
       }
     } else {
       for (; i < bound; i += L) {
@@ -283,11 +275,18 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /**
-   * cos of one vector of {@code src} from {@code si} into {@code dst} from {@code di}, each |x| <= {@link
-   * #POLY_COS_LIMIT}, max abs error about 2e-7. Arrays in and out, not vectors: see {@link #laneSum}.
+   * cos of one vector of {@code src} from {@code si} into {@code dst} from {@code di}: the polynomial,
+   * max abs error about 2e-7, where every |x| <= {@link #POLY_COS_LIMIT}, else {@code Math.cos} lane by
+   * lane (also for NaN). Arrays in and out, not vectors: see {@link #laneSum}.
    */
   static void polyCos(float[] src, int si, float[] dst, int di) {
     FloatVector x = FloatVector.fromArray(F, src, si);
+    if (x.abs().compare(VectorOperators.GT, POLY_COS_LIMIT).anyTrue() || x.test(VectorOperators.IS_NAN).anyTrue()) {
+      for (int j = 0; j < L; j++) {
+        dst[di + j] = (float) Math.cos(src[si + j]);
+      }
+      return;
+    }
     FloatVector t = x.fma(INV_PI, MAGIC); // MAGIC + round(x / pi); low mantissa bit = parity
     FloatVector n = t.sub(MAGIC);
     FloatVector r = n.fma(FloatVector.broadcast(F, -PI_A), x);
@@ -334,8 +333,8 @@ final class PanamaVectorKernels implements VectorKernels {
   }
 
   /**
-   * The {@code count} floats from {@code lanes[from]} added one after another, {@code ((0 + l0) + l1) +
-   * ...}: a vector's lanes once stored with {@code intoArray(lanes, from)}, in the order of {@code
+   * The first {@code count} floats of {@code lanes} added one after another, {@code ((0 + l0) + l1) +
+   * ...}: a vector's lanes once stored with {@code intoArray(lanes, 0)}, in the order of {@code
    * reduceLanes(ADD)} in JDK 17's interpreter and C2 alike, written out because JDK 25's C2 sums the
    * lanes in another order than its interpreter and C1, so that a score, and with it a model, would
    * depend on when its kernel was compiled.
@@ -347,10 +346,10 @@ final class PanamaVectorKernels implements VectorKernels {
    * every iteration: a retraining pass then allocated gigabytes and took four to six times as long, in
    * some JVM runs and not others (README, How it works).
    */
-  static float laneSum(float[] lanes, int from, int count) {
+  static float laneSum(float[] lanes, int count) {
     float s = 0f;
     for (int k = 0; k < count; k++) {
-      s += lanes[from + k];
+      s += lanes[k];
     }
     return s;
   }
@@ -376,7 +375,7 @@ final class PanamaVectorKernels implements VectorKernels {
       s0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), s0);
     }
     s0.add(s1).add(s2.add(s3)).intoArray(lanes, 0);
-    float s = laneSum(lanes, 0, L);
+    float s = laneSum(lanes, L);
     for (; i < len; i++) {
       s += a[aOff + i] * b[bOff + i];
     }
@@ -506,7 +505,7 @@ final class PanamaVectorKernels implements VectorKernels {
       s0 = FloatVector.fromArray(F, q, qo + i).fma(FloatVector.fromArray(F, p, po + i), s0);
     }
     s0.intoArray(lanes, 0);
-    float t = laneSum(lanes, 0, L);
+    float t = laneSum(lanes, L);
     for (; i < d; i++) {
       t += q[qo + i] * p[po + i];
     }
@@ -550,37 +549,37 @@ final class PanamaVectorKernels implements VectorKernels {
     }
     float[] t = new float[16];
     a0.intoArray(lanes, 0);
-    t[0] = laneSum(lanes, 0, L);
+    t[0] = laneSum(lanes, L);
     a1.intoArray(lanes, 0);
-    t[1] = laneSum(lanes, 0, L);
+    t[1] = laneSum(lanes, L);
     a2.intoArray(lanes, 0);
-    t[2] = laneSum(lanes, 0, L);
+    t[2] = laneSum(lanes, L);
     a3.intoArray(lanes, 0);
-    t[3] = laneSum(lanes, 0, L);
+    t[3] = laneSum(lanes, L);
     a4.intoArray(lanes, 0);
-    t[4] = laneSum(lanes, 0, L);
+    t[4] = laneSum(lanes, L);
     a5.intoArray(lanes, 0);
-    t[5] = laneSum(lanes, 0, L);
+    t[5] = laneSum(lanes, L);
     a6.intoArray(lanes, 0);
-    t[6] = laneSum(lanes, 0, L);
+    t[6] = laneSum(lanes, L);
     a7.intoArray(lanes, 0);
-    t[7] = laneSum(lanes, 0, L);
+    t[7] = laneSum(lanes, L);
     b0.intoArray(lanes, 0);
-    t[8] = laneSum(lanes, 0, L);
+    t[8] = laneSum(lanes, L);
     b1.intoArray(lanes, 0);
-    t[9] = laneSum(lanes, 0, L);
+    t[9] = laneSum(lanes, L);
     b2.intoArray(lanes, 0);
-    t[10] = laneSum(lanes, 0, L);
+    t[10] = laneSum(lanes, L);
     b3.intoArray(lanes, 0);
-    t[11] = laneSum(lanes, 0, L);
+    t[11] = laneSum(lanes, L);
     b4.intoArray(lanes, 0);
-    t[12] = laneSum(lanes, 0, L);
+    t[12] = laneSum(lanes, L);
     b5.intoArray(lanes, 0);
-    t[13] = laneSum(lanes, 0, L);
+    t[13] = laneSum(lanes, L);
     b6.intoArray(lanes, 0);
-    t[14] = laneSum(lanes, 0, L);
+    t[14] = laneSum(lanes, L);
     b7.intoArray(lanes, 0);
-    t[15] = laneSum(lanes, 0, L);
+    t[15] = laneSum(lanes, L);
     for (; i < d; i++) {
       float u = q[qa + i];
       float v = q[qb + i];
@@ -618,9 +617,9 @@ final class PanamaVectorKernels implements VectorKernels {
       b0 = FloatVector.fromArray(F, q, qb + i).fma(w, b0);
     }
     a0.add(a1).add(a2.add(a3)).intoArray(lanes, 0);
-    float ta = laneSum(lanes, 0, L);
+    float ta = laneSum(lanes, L);
     b0.add(b1).add(b2.add(b3)).intoArray(lanes, 0);
-    float tb = laneSum(lanes, 0, L);
+    float tb = laneSum(lanes, L);
     for (; i < d; i++) {
       ta += q[qa + i] * p[po + i];
       tb += q[qb + i] * p[po + i];
@@ -643,13 +642,13 @@ final class PanamaVectorKernels implements VectorKernels {
       s3 = v.fma(FloatVector.fromArray(F, p, p3 + i), s3);
     }
     s0.intoArray(lanes, 0);
-    float t0 = laneSum(lanes, 0, L);
+    float t0 = laneSum(lanes, L);
     s1.intoArray(lanes, 0);
-    float t1 = laneSum(lanes, 0, L);
+    float t1 = laneSum(lanes, L);
     s2.intoArray(lanes, 0);
-    float t2 = laneSum(lanes, 0, L);
+    float t2 = laneSum(lanes, L);
     s3.intoArray(lanes, 0);
-    float t3 = laneSum(lanes, 0, L);
+    float t3 = laneSum(lanes, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       t0 += v * p[p0 + i];
@@ -683,21 +682,21 @@ final class PanamaVectorKernels implements VectorKernels {
     }
     float[] t = new float[8];
     s0.intoArray(lanes, 0);
-    t[0] = laneSum(lanes, 0, L);
+    t[0] = laneSum(lanes, L);
     s1.intoArray(lanes, 0);
-    t[1] = laneSum(lanes, 0, L);
+    t[1] = laneSum(lanes, L);
     s2.intoArray(lanes, 0);
-    t[2] = laneSum(lanes, 0, L);
+    t[2] = laneSum(lanes, L);
     s3.intoArray(lanes, 0);
-    t[3] = laneSum(lanes, 0, L);
+    t[3] = laneSum(lanes, L);
     s4.intoArray(lanes, 0);
-    t[4] = laneSum(lanes, 0, L);
+    t[4] = laneSum(lanes, L);
     s5.intoArray(lanes, 0);
-    t[5] = laneSum(lanes, 0, L);
+    t[5] = laneSum(lanes, L);
     s6.intoArray(lanes, 0);
-    t[6] = laneSum(lanes, 0, L);
+    t[6] = laneSum(lanes, L);
     s7.intoArray(lanes, 0);
-    t[7] = laneSum(lanes, 0, L);
+    t[7] = laneSum(lanes, L);
     for (; i < d; i++) {
       float v = q[qo + i];
       for (int j = 0; j < 8; j++) {
