@@ -48,11 +48,14 @@ final class KernelPriming {
    */
   static final int CLASSES = 11;
   /**
-   * Classes of every other call: no class left for a one-class tile. Primed with {@link #CLASSES} only,
-   * C2 compiled the tail that scores it as always taken, and at S=10 (Fashion-MNIST; S=26 alike) the
-   * pair and quad kernels were deoptimized and compiled again during the federation.
+   * Classes of every other call: no class left for a one-class tile (8+2+2+2, 4+4+4+2; {@link
+   * Order512Kernels}: 5+5+4). Primed with {@link #CLASSES} only, C2 compiled the tail that scores it as
+   * always taken, and at S=10 (Fashion-MNIST; S=26 alike) the pair and quad kernels were deoptimized and
+   * compiled again during the federation. Primed with 10 (5+5) on 256-bit vectors, the four-class tile
+   * was never called, so at S ≡ 4 (mod 5) C2 compiled it only during the federation, on-stack first, and
+   * deoptimized the sample-alone kernel that calls it (AVX2 VM, D=2000, S=14).
    */
-  static final int FEWER_CLASSES = 10;
+  static final int OTHER_CLASSES = 14;
 
   private KernelPriming() {}
 
@@ -76,7 +79,7 @@ final class KernelPriming {
     SplittableRandom rng = new SplittableRandom(7);
     int d = dims();
     int s = CLASSES;
-    float[] protos = new float[s * d];
+    float[] protos = new float[Math.max(s, OTHER_CLASSES) * d];
     for (int i = 0; i < protos.length; i++) {
       protos[i] = (float) rng.nextGaussian();
     }
@@ -84,7 +87,7 @@ final class KernelPriming {
     for (int i = 0; i < codes.length; i++) {
       codes[i] = (byte) (rng.nextInt(255) - 127);
     }
-    float[] scores = new float[5 * s];
+    float[] scores = new float[5 * Math.max(s, OTHER_CLASSES)];
     int[] pair = {0, 2 * d};
     int[] quad = {0, 2 * d, d, 4 * d};
     int[] single = {d};
@@ -98,7 +101,7 @@ final class KernelPriming {
     float[] noise = new float[oddNoiseValues];
     double sum = 0;
     for (int call = 0; call < BURSTS * CALLS; call++) {
-      int cs = call % 2 == 0 ? s : FEWER_CLASSES;
+      int cs = call % 2 == 0 ? s : OTHER_CLASSES;
       k.dotScoresAt(codes, pair, 2, protos, cs, d, scores); // a retraining pass's pairs of samples
       k.dotScoresAt(codes, quad, 4, protos, cs, d, scores); // its blocks of four (512-bit kernels)
       k.dotScoresAt(codes, single, 1, protos, cs, d, scores); // its last sample, or every one (AVX2)

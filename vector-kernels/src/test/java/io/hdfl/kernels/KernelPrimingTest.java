@@ -72,10 +72,10 @@ class KernelPrimingTest {
       }
     }
     // every scoring call half the time with a one-class tail (11 = 8+2+1, 4+4+2+1, 4+4+1+1+1, and
-    // 5+5+1 with 256-bit vectors) and half without (10 = 8+2, 4+4+2, and 5+5), so C2 sees both ways
-    // through the tiles
+    // 5+5+1 with 256-bit vectors) and half without (14 = 8+2+2+2, 4+4+4+2, and 5+5+4), so C2 sees both
+    // ways through the tiles, and every tile
     int scoring = 6 * KernelPriming.BURSTS * KernelPriming.CALLS;
-    assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.FEWER_CLASSES, scoring / 2), perClasses);
+    assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.OTHER_CLASSES, scoring / 2), perClasses);
     int n = KernelPriming.BURSTS * KernelPriming.CALLS;
     // a retraining pass's pairs, blocks of four and last sample, its rescoring after a mistake, an
     // evaluation's tiles, one score, an update; noise drawn ahead and added, over one whole block and
