@@ -32,8 +32,8 @@ final class PeerCommand implements Callable<Integer> {
   boolean init;
 
   @Option(names = "--new-run", description = "If the run in the state directory has finished, start a new one "
-      + "(its ledger is kept as ledger-<time>.jsonl). Without it a finished run is only reported, and a run in "
-      + "progress is always resumed.")
+      + "(its ledger is kept as ledger-<time>.jsonl; the finished run's final model, which the broker may still "
+      + "retain, is ignored). Without it a finished run is only reported, and a run in progress is always resumed.")
   boolean newRun;
 
   @Override

@@ -32,6 +32,7 @@ import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
 import io.hdfl.hd.HdModel;
 import io.hdfl.hd.ModelFile;
+import io.hdfl.io.Sha256;
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.ledger.PeerKeys;
@@ -69,6 +70,9 @@ import java.util.function.Consumer;
 public final class DevicePeer {
   /** What a finished run left in the state directory. */
   public record Outcome(Path finalModel, Path ledger, int rounds) {}
+
+  /** The final model this device accepted, and the SHA-256 (hex) of its frame as the broker delivered it. */
+  private record FinalFrame(ModelEnvelope envelope, String sha256) {}
 
   static final String OFFLINE = PeerAnnouncements.OFFLINE;
 
@@ -117,7 +121,7 @@ public final class DevicePeer {
         Files.move(ledgerFile, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         log.accept("new run: the finished run's ledger is kept as " + kept);
       }
-      early.clear();
+      early.startNewRun();
     }
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
@@ -170,14 +174,21 @@ public final class DevicePeer {
           : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
           reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
-      CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
+      CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
+      Optional<String> previousFinal = checkpoints.previousFinal();
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
+          String digest = Sha256.hex(payload);
+          if (previousFinal.isPresent() && previousFinal.get().equals(digest)) {
+            log.accept("ignored the finished run's final model, which the broker still retains on " + topic
+                + ": this is a new run");
+            return;
+          }
           ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
           if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
             log.accept("rejected a final model: it is a " + env.kind() + " envelope");
           } else if (ctx.acceptBroadcast(env, "a final model")) {
-            fin.complete(env);
+            fin.complete(new FinalFrame(env, digest));
           }
         } catch (EnvelopeException e) {
           log.accept("rejected a final model: " + e.getMessage());
@@ -264,12 +275,14 @@ public final class DevicePeer {
         }
       }
       log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
+      FinalFrame finalFrame;
       ModelEnvelope env;
       try {
         CompletableFuture<?> dataFailure = encoding == null ? new CompletableFuture<>()
             : encoding.thenCompose(d -> new CompletableFuture<Void>()); // fails only if encoding fails
         CompletableFuture.anyOf(fin, failure, dataFailure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        env = fin.getNow(null);
+        finalFrame = fin.getNow(null);
+        env = finalFrame.envelope();
       } catch (java.util.concurrent.TimeoutException e) {
         throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
             + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
@@ -284,7 +297,7 @@ public final class DevicePeer {
       List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
       Path modelFile = cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME);
       ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
-      checkpoints.finish(env.round());
+      checkpoints.finish(env.round(), finalFrame.sha256());
       keys.publish(cfg.stateDir().resolve("keys"));
       transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
       return new Outcome(modelFile, ledgerFile, env.round());

@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * A device's checkpoints, in {@code state.dir/checkpoint/} (README "Crash safety"): one file for its
  * role's committed state ({@code ring.ckpt}, {@code client.ckpt} or {@code aggregator.ckpt}, each
  * holding at most one model), one {@code received-<step>.ckpt} per model a ring peer acknowledged but
- * has not handed on yet, and {@code finished.ckpt} once the run's final model is saved. Every file is
+ * has not handed on yet, {@code finished.ckpt} once the run's final model is saved (with the SHA-256 of
+ * that model's frame), and {@code previous-final.ckpt} during a run started after a finished one (the
+ * digest of the finished run's final frame, which the broker may still retain). Every file is
  * a {@link CheckpointFile} written atomically, naming the federation, peer and role it belongs to.
  * Anything unreadable or foreign is an error that names the file: a device never silently starts over
  * while its ledger holds a run in progress.
@@ -38,6 +40,9 @@ import java.util.regex.Pattern;
 final class StateCheckpoints implements RingJournal {
   static final String DIR = "checkpoint";
   private static final Pattern RECEIVED = Pattern.compile("received-(\\d{1,18})\\.ckpt");
+  /** The field of {@code finished.ckpt} and {@code previous-final.ckpt} that holds a final frame's SHA-256. */
+  private static final String FINAL_DIGEST = "final-sha256";
+  private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
 
   private final Path dir;
   private final String federation;
@@ -65,6 +70,10 @@ final class StateCheckpoints implements RingJournal {
     return dir.resolve("finished.ckpt");
   }
 
+  private Path previousFinalFile() {
+    return dir.resolve("previous-final.ckpt");
+  }
+
   /** The last round of the run whose final model was saved here, if one finished. */
   java.util.OptionalInt finished() throws IOException {
     if (!Files.exists(finishedFile())) {
@@ -83,8 +92,14 @@ final class StateCheckpoints implements RingJournal {
     return Files.exists(roleFile()) || !receivedFiles().isEmpty();
   }
 
-  /** Removes every checkpoint (a new run). */
-  synchronized void clear() throws IOException {
+  /**
+   * Starts a new run after a finished one: removes every checkpoint, keeping only the SHA-256 of the
+   * finished run's final frame (when it was recorded) in {@code previous-final.ckpt}, until the new run
+   * finishes; see {@link #previousFinal()}.
+   */
+  synchronized void startNewRun() throws IOException {
+    Optional<String> digest = Files.exists(finishedFile()) ? finalDigest(read(finishedFile(), "finished"))
+        : Optional.empty();
     if (!Files.isDirectory(dir)) {
       return;
     }
@@ -93,11 +108,40 @@ final class StateCheckpoints implements RingJournal {
         AtomicFile.delete(f);
       }
     }
+    if (digest.isPresent()) {
+      CheckpointFile.write(previousFinalFile(), "previous-final", owner(Map.of(FINAL_DIGEST, digest.get())), null);
+    }
   }
 
-  /** Records that the run ended with {@code round}'s final model saved, and drops the rest. */
-  synchronized void finish(int round) throws IOException {
-    CheckpointFile.write(finishedFile(), "finished", owner(Map.of("round", String.valueOf(round))), null);
+  /**
+   * The SHA-256 (hex) of the final frame of the run that finished before this one began, if recorded.
+   * MQTT brokers keep a topic's last retained message, so a device that starts a new run under the same
+   * federation is handed that run's final model as soon as it subscribes; it is not this run's.
+   */
+  Optional<String> previousFinal() throws IOException {
+    return Files.exists(previousFinalFile()) ? finalDigest(read(previousFinalFile(), "previous-final"))
+        : Optional.empty();
+  }
+
+  /** The final frame's digest of a finished (or previous-final) checkpoint; empty in one written before it was recorded. */
+  private Optional<String> finalDigest(CheckpointFile.Content c) throws IOException {
+    String d = c.fields().get(FINAL_DIGEST);
+    if (d == null) {
+      return Optional.empty();
+    }
+    if (!DIGEST.matcher(d).matches()) {
+      throw refuse(new CheckpointFormatException(c.file() + ": '" + FINAL_DIGEST + "' is not a SHA-256 in hex"));
+    }
+    return Optional.of(d);
+  }
+
+  /**
+   * Records that the run ended with {@code round}'s final model saved, whose frame has the SHA-256
+   * {@code finalDigest} (hex), and drops the rest.
+   */
+  synchronized void finish(int round, String finalDigest) throws IOException {
+    CheckpointFile.write(finishedFile(), "finished", owner(Map.of("round", String.valueOf(round),
+        FINAL_DIGEST, finalDigest)), null);
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.ckpt")) {
       for (Path f : files) {
         if (!f.equals(finishedFile())) {

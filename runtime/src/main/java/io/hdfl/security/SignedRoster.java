@@ -1,6 +1,7 @@
 package io.hdfl.security;
 
 import io.hdfl.io.LogText;
+import io.hdfl.io.Sha256;
 import io.hdfl.privacy.ledger.LedgerEntry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.time.Instant;
@@ -19,7 +18,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -221,7 +219,7 @@ public final class SignedRoster {
       throw bad(source, "the signature does not verify under the federation key (the roster was altered, or "
           + "signed with another key)");
     }
-    return parseBody(source, body, sha256(bytes));
+    return parseBody(source, body, Sha256.hex(bytes));
   }
 
   private static SignedRoster parseBody(String source, byte[] body, String sha256) {
@@ -339,14 +337,6 @@ public final class SignedRoster {
   private static void requireId(String source, int line, String id) {
     if (!LedgerEntry.isValidId(id)) {
       throw bad(source, "line " + line + ": not an id: " + LogText.quoted(id, '\''));
-    }
-  }
-
-  private static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 

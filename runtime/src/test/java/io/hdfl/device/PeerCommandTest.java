@@ -76,14 +76,17 @@ class PeerCommandTest {
     }
   }
 
-  private static List<String[]> runAll(List<Path> configs) throws Exception {
+  /** Runs {@code hdfl peer --config C} for every config at once, with {@code extra} options; returns exit code, stdout, stderr. */
+  private static List<String[]> runAll(List<Path> configs, String... extra) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(configs.size());
     List<Future<String[]>> runs = new ArrayList<>();
     for (Path c : configs) {
+      List<String> args = new ArrayList<>(List.of("peer", "--config", c.toString()));
+      args.addAll(List.of(extra));
       runs.add(pool.submit(() -> {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "peer", "--config", c.toString());
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
         return new String[] {String.valueOf(code), out.toString(), err.toString()};
       }));
     }
@@ -99,8 +102,8 @@ class PeerCommandTest {
    * {@link #runAll}, asserting that every device exited 0; a failure shows every device's exit code
    * and output (one device waiting for another fails, and the other's output says why).
    */
-  private static List<String[]> runAllOk(List<Path> configs) throws Exception {
-    List<String[]> results = runAll(configs);
+  private static List<String[]> runAllOk(List<Path> configs, String... extra) throws Exception {
+    List<String[]> results = runAll(configs, extra);
     if (results.stream().anyMatch(r -> !"0".equals(r[0]))) {
       StringBuilder b = new StringBuilder("a device exited with an error:");
       for (int i = 0; i < results.size(); i++) {
@@ -210,6 +213,45 @@ class PeerCommandTest {
       assertTrue(v.ok(), id + ": " + v.summary());
       assertEquals(9, v.entries(), id + " saw " + v.entries() + " entries");
       assertEquals(last, Files.readString(dir.resolve("state/" + id + "/ledger.jsonl")), id);
+    }
+  }
+
+  /**
+   * {@code --new-run} with the same config, on the same broker: the broker still holds the finished
+   * run's final model, retained under the federation's topic, and hands it to every device that
+   * subscribes. A device must not take it as the new run's: the new run is run, and its ledger is new.
+   */
+  @Test
+  void aNewRunOnTheSameBrokerRunsAgainInsteadOfTakingTheFinishedRunsFinalModel() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02, press-03";
+      List<Path> configs = List.of(config("press-03", "ring", broker.uri(), order),
+          config("press-02", "ring", broker.uri(), order), config("press-01", "ring", broker.uri(), order));
+      enrol(configs);
+      runAllOk(configs);
+      String firstLedger = Files.readString(dir.resolve("state/press-01/ledger.jsonl"));
+
+      for (String[] r : runAllOk(configs, "--new-run")) {
+        assertTrue(r[2].contains("new run: the finished run's ledger is kept as"), r[2]);
+        assertTrue(r[2].contains("ignored the finished run's final model"), r[2]);
+      }
+      List<String> ids = List.of("press-01", "press-02", "press-03");
+      for (String id : ids) {
+        Verification v = verifiedLedger(id, ids);
+        assertTrue(v.ok(), id + ": " + v.summary());
+        assertEquals(9, v.entries(), id + ": a whole new run of 3 rounds of 3 peers");
+        try (var kept = Files.list(dir.resolve("state/" + id))) {
+          List<Path> old = kept.filter(f -> f.getFileName().toString().matches("ledger-.*\\.jsonl")).toList();
+          assertEquals(1, old.size(), id + ": " + old);
+          if (id.equals("press-01")) {
+            assertEquals(firstLedger, Files.readString(old.get(0)), "the finished run's ledger, kept as it was");
+          }
+        }
+      }
+      String second = Files.readString(dir.resolve("state/press-01/ledger.jsonl"));
+      for (String line : second.split("\n")) {
+        assertTrue(!firstLedger.contains(line), "an entry of the finished run in the new run's ledger: " + line);
+      }
     }
   }
 
