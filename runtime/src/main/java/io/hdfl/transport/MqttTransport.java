@@ -27,6 +27,7 @@ import org.eclipse.paho.client.mqttv3.MqttCallbackExtended;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.MqttException;
 import org.eclipse.paho.client.mqttv3.MqttMessage;
+import org.eclipse.paho.client.mqttv3.TimerPingSender;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 
 /**
@@ -54,8 +55,8 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  *   <li>QoS 1 is at least once: after a reconnect a message may arrive twice.
  * </ul>
  *
- * <p>Costs of Paho 1.2.5 measured here (JDK 17, 2 cores): a connect takes ~0.3 s (its three I/O
- * threads are each awaited with 100 ms sleeps); a received packet is parsed byte by byte through a
+ * <p>Costs of Paho 1.2.5 measured here (JDK 17, 2 cores): a connect took ~0.3 s, its three I/O threads
+ * each awaited with a 100 ms sleep, until {@link PahoThreads} started them; a received packet is parsed byte by byte through a
  * synchronized {@code ByteArrayInputStream.read()} ({@code CountingInputStream} has no bulk read),
  * about 55 ns per payload byte, so a 1 MB model takes ~60 ms per hop instead of ~3 ms. Paho's
  * automatic-reconnect back-off delay is a static field shared by all clients of the JVM (bounded by
@@ -172,7 +173,7 @@ public final class MqttTransport implements Transport {
     }
     MqttAsyncClient client;
     try {
-      client = new MqttAsyncClient(uri, settings.clientId(), new MemoryPersistence());
+      client = newClient(uri, settings.clientId());
     } catch (MqttException | IllegalArgumentException e) {
       throw new TransportException("bad broker URL " + uri + ": " + e.getMessage(), e);
     }
@@ -188,6 +189,11 @@ public final class MqttTransport implements Transport {
     t.watch = WATCHDOG.scheduleWithFixedDelay(t::watchdogTick, WATCHDOG_PERIOD_MS, WATCHDOG_PERIOD_MS,
         TimeUnit.MILLISECONDS);
     return t;
+  }
+
+  /** A Paho client that starts its threads without sleeping (see {@link PahoThreads}). */
+  private static MqttAsyncClient newClient(String uri, String clientId) throws MqttException {
+    return new MqttAsyncClient(uri, clientId, new MemoryPersistence(), new TimerPingSender(), new PahoThreads());
   }
 
   @Override
@@ -410,7 +416,7 @@ public final class MqttTransport implements Transport {
   private void replaceClient(MqttAsyncClient old, String why) {
     MqttAsyncClient next;
     try {
-      next = new MqttAsyncClient(settings.uri(), settings.clientId(), new MemoryPersistence());
+      next = newClient(settings.uri(), settings.clientId());
     } catch (MqttException e) {
       LOG.log(System.Logger.Level.WARNING, "cannot make a new MQTT client for " + settings.uri() + ": " + oneLine(e));
       return;
