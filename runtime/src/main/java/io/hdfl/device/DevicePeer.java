@@ -115,6 +115,11 @@ public final class DevicePeer {
             + "; nothing to do (start a new run with --new-run)");
         return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME), ledgerFile, finished.getAsInt());
       }
+      if (early.finishedFinal().isEmpty()) { // checked before anything moves: a damaged checkpoint stops here
+        log.accept("new run: the finished run did not record its final model's digest (an hdfl before 2026-11-27), "
+            + "so if the broker still retains that model this device would take it as the new run's; clear it first: "
+            + "mosquitto_pub -t " + new Topics(cfg.settings().federation()).finalModel() + " -r -n");
+      }
       if (ledgerFile != null && Files.exists(ledgerFile)) {
         Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
             "uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()) + ".jsonl");
@@ -164,6 +169,8 @@ public final class DevicePeer {
         expectations(s));
     boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
+    // read before connecting, so that a damaged file stops the start at once
+    Optional<String> previousFinal = checkpoints.previousFinal();
     Transport transport = connect(cfg, topics);
     DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
         : DeviceProfiles.defaultName()));
@@ -175,11 +182,10 @@ public final class DevicePeer {
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
           reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
-      Optional<String> previousFinal = checkpoints.previousFinal();
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
           String digest = Sha256.hex(payload);
-          if (previousFinal.isPresent() && previousFinal.get().equals(digest)) {
+          if (previousFinal.equals(Optional.of(digest))) {
             log.accept("ignored the finished run's final model, which the broker still retains on " + topic
                 + ": this is a new run");
             return;

@@ -95,22 +95,36 @@ final class StateCheckpoints implements RingJournal {
   /**
    * Starts a new run after a finished one: removes every checkpoint, keeping only the SHA-256 of the
    * finished run's final frame (when it was recorded) in {@code previous-final.ckpt}, until the new run
-   * finishes; see {@link #previousFinal()}.
+   * finishes; see {@link #previousFinal()}. That file is written first and {@code finished.ckpt} deleted
+   * last, so a crash in between leaves either the finished run (reported at the next start) or the new
+   * run with its digest.
    */
   synchronized void startNewRun() throws IOException {
-    Optional<String> digest = Files.exists(finishedFile()) ? finalDigest(read(finishedFile(), "finished"))
-        : Optional.empty();
     if (!Files.isDirectory(dir)) {
       return;
     }
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.ckpt")) {
-      for (Path f : files) {
-        AtomicFile.delete(f);
-      }
-    }
+    Optional<String> digest = finishedFinal();
     if (digest.isPresent()) {
       CheckpointFile.write(previousFinalFile(), "previous-final", owner(Map.of(FINAL_DIGEST, digest.get())), null);
     }
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.ckpt")) {
+      for (Path f : files) {
+        if (!f.equals(finishedFile()) && !(digest.isPresent() && f.equals(previousFinalFile()))) {
+          AtomicFile.delete(f);
+        }
+      }
+    }
+    AtomicFile.delete(finishedFile());
+  }
+
+  /**
+   * The SHA-256 (hex) of the finished run's final frame, from {@code finished.ckpt}; empty if no run
+   * finished here or its checkpoint was written before the digest was recorded (before 2026-11-27).
+   *
+   * @throws IOException if the checkpoint is damaged or not this device's
+   */
+  Optional<String> finishedFinal() throws IOException {
+    return Files.exists(finishedFile()) ? finalDigest(read(finishedFile(), "finished")) : Optional.empty();
   }
 
   /**
@@ -123,7 +137,7 @@ final class StateCheckpoints implements RingJournal {
         : Optional.empty();
   }
 
-  /** The final frame's digest of a finished (or previous-final) checkpoint; empty in one written before it was recorded. */
+  /** The final frame's digest in a finished or previous-final checkpoint; empty in one written without it. */
   private Optional<String> finalDigest(CheckpointFile.Content c) throws IOException {
     String d = c.fields().get(FINAL_DIGEST);
     if (d == null) {

@@ -60,9 +60,15 @@ public final class FrameChannel {
     }
   }
 
-  /** A handler that reassembles chunked frames (keyed by topic) and passes whole frames on. */
+  /**
+   * A handler that reassembles chunked frames (keyed by topic) and passes whole frames on; an empty
+   * payload, which clears a topic's retained message, is no frame and is dropped silently.
+   */
   public MessageHandler receiver(MessageHandler onFrame) {
     return (topic, payload, retained) -> {
+      if (payload.length == 0) {
+        return; // a retained message being cleared (an empty publish): no frame is empty
+      }
       Optional<byte[]> frame;
       try {
         frame = reassembler.offer(topic, payload);

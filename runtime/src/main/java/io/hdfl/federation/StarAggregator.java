@@ -348,6 +348,25 @@ public final class StarAggregator implements AutoCloseable {
       ctx.publishReliably(topic, frame, true, true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shut down
+      return;
+    }
+    if (kind == ModelEnvelope.Kind.FINAL_MODEL) {
+      clearRetainedGlobal();
+    }
+  }
+
+  /**
+   * Once the final model is out, removes the last global model from the broker (an empty retained
+   * message): a client of a later run under this federation would otherwise answer that old round at
+   * once and then ignore the new run's earlier rounds. Runs on the worker, as every publish and
+   * re-announcement does, so no re-announcement can put it back.
+   */
+  private void clearRetainedGlobal() {
+    try {
+      ctx.transport().publish(topics.starGlobal(), new byte[0], 1, true);
+    } catch (TransportException e) {
+      LOG.log(System.Logger.Level.WARNING, "aggregator: could not clear the retained global model of round " + round
+          + " (a later run under this federation may see it): " + e.getMessage());
     }
   }
 

@@ -21,7 +21,7 @@ import org.eclipse.paho.client.mqttv3.internal.CommsSender;
  * The threads of one Paho client, each task on a new thread of its own as Paho starts them without an
  * executor, minus Paho's start-up sleeps. Paho 1.2.5 starts its receiver, sender and callback threads
  * each inside a lock that the new thread must take to say it runs, then releases the lock and polls
- * {@code isRunning()} with 100 ms sleeps. The new thread never runs before the first poll, so every
+ * {@code isRunning()} with 100 ms sleeps. The new thread all but never runs before the first poll, so every
  * connect (and reconnect) slept 300 ms: a connect to the local Mosquitto took 305–330 ms once warm.
  * Given an executor, Paho submits the same three tasks to it, from its connect task, which it also runs
  * on the executor. So here, when a thread of this executor submits one of those tasks, a waker (one of a
@@ -33,12 +33,13 @@ import org.eclipse.paho.client.mqttv3.internal.CommsSender;
  * of the same start sequence end at once.
  *
  * <p>Otherwise this behaves as Paho's threads without an executor: a task's thread inherits the
- * submitter's daemon status, and {@link Future#cancel} (Paho's {@code stop()} calls {@code
- * cancel(true)}) never interrupts it. An interrupt there would differ: it would reach whatever the
+ * submitter's daemon status, and cancelling the future of {@link #submit(Runnable)} (Paho's {@code
+ * stop()} calls {@code cancel(true)}) never interrupts it. An interrupt there would differ: it would reach whatever the
  * callback thread runs, a handler of this transport included, and close a file channel that handler
  * writes to. Paho 1.2.5 calls only {@code submit(Runnable)} and {@code execute} on it (it has a method
  * that would shut its executor down, but never calls it); the scheduling methods are for a {@code
- * ScheduledExecutorPingSender}, which hdfl does not use, and are refused.
+ * ScheduledExecutorPingSender}, which hdfl does not use, and are refused, as is asking whether the
+ * threads have ended (they are not tracked once started).
  */
 final class PahoThreads extends AbstractExecutorService implements ScheduledExecutorService {
   /** The longest a waker waits for a task to start; then Paho's own 100 ms polls go on, as without an executor. */
@@ -131,15 +132,14 @@ final class PahoThreads extends AbstractExecutorService implements ScheduledExec
     return shutdown;
   }
 
-  /** As {@link #isShutdown()}: the threads are not tracked once started. */
   @Override
   public boolean isTerminated() {
-    return shutdown;
+    throw new UnsupportedOperationException("an MQTT client's threads are not tracked once started");
   }
 
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) {
-    return shutdown;
+    throw new UnsupportedOperationException("an MQTT client's threads are not tracked once started");
   }
 
   @Override
@@ -163,6 +163,7 @@ final class PahoThreads extends AbstractExecutorService implements ScheduledExec
   }
 
   private static UnsupportedOperationException unscheduled() {
-    return new UnsupportedOperationException("an MQTT client's threads schedule nothing (its pings use a TimerPingSender)");
+    return new UnsupportedOperationException(
+        "an MQTT client's threads schedule nothing (its pings use a TimerPingSender)");
   }
 }

@@ -76,7 +76,7 @@ class PeerCommandTest {
     }
   }
 
-  /** Runs {@code hdfl peer --config C} for every config at once, with {@code extra} options; returns exit code, stdout, stderr. */
+  /** Runs {@code hdfl peer --config C} for every config at once, with {@code extra} options: exit code, stdout, stderr. */
   private static List<String[]> runAll(List<Path> configs, String... extra) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(configs.size());
     List<Future<String[]>> runs = new ArrayList<>();
@@ -255,19 +255,29 @@ class PeerCommandTest {
     }
   }
 
+  /** A star, then a new run of it on the same broker, which still holds the first run's final and last global model. */
   @Test
-  void anAggregatorAndTwoClientsRunAStar() throws Exception {
+  void anAggregatorAndTwoClientsRunAStarAndThenANewRun() throws Exception {
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
       List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 10"),
           config("cell-1", "star-client", broker.uri(), "per-round = 15"),
           config("cell-2", "star-client", broker.uri(), "per-round = 15"));
       enrol(configs);
       runAllOk(configs);
+      Verification v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
+      assertTrue(v.ok(), v.summary());
+      assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
+      assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
+      String first = Files.readString(dir.resolve("state/agg/ledger.jsonl"));
+
+      runAllOk(configs, "--new-run");
+      v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
+      assertTrue(v.ok(), v.summary());
+      assertEquals(9, v.entries(), "a whole new run: 3 rounds x (2 client updates + 1 aggregate)");
+      for (String line : Files.readString(dir.resolve("state/agg/ledger.jsonl")).split("\n")) {
+        assertTrue(!first.contains(line), "an entry of the finished run in the new run's ledger: " + line);
+      }
     }
-    Verification v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
-    assertTrue(v.ok(), v.summary());
-    assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
-    assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
   }
 
   @Test

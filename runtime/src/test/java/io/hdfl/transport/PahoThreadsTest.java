@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -29,12 +30,21 @@ class PahoThreadsTest {
         if (i > 0) { // the first one loads and compiles the client's classes
           fastest = Math.min(fastest, took);
         }
+        // the wake-ups reach Paho's connect task only: neither the caller nor a handler is interrupted
+        assertFalse(Thread.interrupted(), "the thread that connected was interrupted");
+        CompletableFuture<Boolean> handlerInterrupted = new CompletableFuture<>();
+        t.subscribe("paho-threads/" + i, 1, (topic, payload, retained) ->
+            handlerInterrupted.complete(Thread.currentThread().isInterrupted()));
+        t.publish("paho-threads/" + i, new byte[] {1}, 1, false);
+        assertFalse(handlerInterrupted.get(10, TimeUnit.SECONDS), "a message handler ran interrupted");
       }
     }
     assertTrue(fastest < TimeUnit.MILLISECONDS.toNanos(300),
-        "the fastest of five connects took " + fastest / 1_000_000 + " ms: Paho's three 100 ms start-up sleeps are back");
+        "the fastest of five connects took " + fastest / 1_000_000
+            + " ms: Paho's three 100 ms start-up sleeps are back");
   }
 
+  /** What Paho's {@code stop()} does to its threads' futures must not reach the task: it may be running a handler. */
   @Test
   void cancellingATaskNeverInterruptsIt() throws Exception {
     PahoThreads threads = new PahoThreads();
@@ -77,5 +87,6 @@ class PahoThreadsTest {
     threads.shutdown();
     assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> threads.execute(() -> { }));
     assertThrows(UnsupportedOperationException.class, () -> threads.schedule(() -> { }, 1, TimeUnit.SECONDS));
+    assertThrows(UnsupportedOperationException.class, () -> threads.awaitTermination(1, TimeUnit.SECONDS));
   }
 }

@@ -48,8 +48,9 @@ final class KernelPriming {
    */
   static final int CLASSES = 11;
   /**
-   * Classes of every other call: no class left for a one-class tile (8+2+2+2, 4+4+4+2; {@link
-   * Order512Kernels}: 5+5+4). Primed with {@link #CLASSES} only, C2 compiled the tail that scores it as
+   * Classes of every other call: no one-class tail after the pair and quad tiles, nor after the
+   * five-class tiles of {@link Order512Kernels} (8+2+2+2, 4+4+4+2, 5+5+4; a sample alone scores its
+   * last classes one at a time in a loop, 4+4+4+1+1). Primed with {@link #CLASSES} only, C2 compiled the tail that scores it as
    * always taken, and at S=10 (Fashion-MNIST; S=26 alike) the pair and quad kernels were deoptimized and
    * compiled again during the federation. Primed with 10 (5+5) on 256-bit vectors, the four-class tile
    * was never called, so at S ≡ 4 (mod 5) C2 compiled it only during the federation, on-stack first, and

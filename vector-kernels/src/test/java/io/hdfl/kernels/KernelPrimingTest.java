@@ -72,8 +72,8 @@ class KernelPrimingTest {
       }
     }
     // every scoring call half the time with a one-class tail (11 = 8+2+1, 4+4+2+1, 4+4+1+1+1, and
-    // 5+5+1 with 256-bit vectors) and half without (14 = 8+2+2+2, 4+4+4+2, and 5+5+4), so C2 sees both
-    // ways through the tiles, and every tile
+    // 5+5+1 with 256-bit vectors) and half without one after the pair, quad and five-class tiles (14 =
+    // 8+2+2+2, 4+4+4+2, and 5+5+4), so C2 sees both ways through the tiles, and every tile
     int scoring = 6 * KernelPriming.BURSTS * KernelPriming.CALLS;
     assertEquals(Map.of(KernelPriming.CLASSES, scoring / 2, KernelPriming.OTHER_CLASSES, scoring / 2), perClasses);
     int n = KernelPriming.BURSTS * KernelPriming.CALLS;
