@@ -344,22 +344,23 @@ public final class StarAggregator implements AutoCloseable {
     String topic = kind == ModelEnvelope.Kind.FINAL_MODEL ? topics.finalModel() : topics.starGlobal();
     byte[] frame = ctx.broadcastFrame(env);
     currentGlobal = kind == ModelEnvelope.Kind.FINAL_MODEL ? null : frame;
+    if (kind == ModelEnvelope.Kind.FINAL_MODEL) {
+      clearRetainedGlobal();
+    }
     try {
       ctx.publishReliably(topic, frame, true, true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shut down
-      return;
-    }
-    if (kind == ModelEnvelope.Kind.FINAL_MODEL) {
-      clearRetainedGlobal();
     }
   }
 
   /**
-   * Once the final model is out, removes the last global model from the broker (an empty retained
+   * Before the final model goes out, removes the last global model from the broker (an empty retained
    * message): a client of a later run under this federation would otherwise answer that old round at
-   * once and then ignore the new run's earlier rounds. Runs on the worker, as every publish and
-   * re-announcement does, so no re-announcement can put it back.
+   * once and then ignore the new run's earlier rounds. Done first because whoever takes the final model
+   * may close this aggregator's connection at once (the device aggregator does); the broker handles a
+   * connection's messages in order, so once anyone has the final model the global is gone. Runs on the
+   * worker, as every publish and re-announcement does, so no re-announcement can put it back.
    */
   private void clearRetainedGlobal() {
     try {
