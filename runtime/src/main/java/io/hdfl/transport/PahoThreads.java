@@ -5,11 +5,12 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -48,11 +49,13 @@ final class PahoThreads extends AbstractExecutorService implements ScheduledExec
   static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   /** Set on the threads this class starts: a comms task submitted from one of them gets a waker. */
   private static final ThreadLocal<Boolean> OURS = ThreadLocal.withInitial(() -> false);
-  private static final ExecutorService WAKERS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "hdfl-paho-start");
-    t.setDaemon(true);
-    return t;
-  });
+  /** The wakers: threads made as connects need them, gone a second after the last (no idle threads after a run). */
+  private static final ExecutorService WAKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
+      new SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, "hdfl-paho-start");
+        t.setDaemon(true);
+        return t;
+      });
 
   private volatile boolean shutdown;
 
