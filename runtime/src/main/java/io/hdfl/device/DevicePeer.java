@@ -113,12 +113,16 @@ public final class DevicePeer {
       if (!newRun) {
         log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
             + "; nothing to do (start a new run with --new-run)");
-        return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME), ledgerFile, finished.getAsInt());
+        // no ledger if a --new-run moved it away and stopped before its new run began
+        return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME),
+            ledgerFile != null && Files.exists(ledgerFile) ? ledgerFile : null, finished.getAsInt());
       }
       if (early.finishedFinal().isEmpty()) { // checked before anything moves: a damaged checkpoint stops here
+        Topics t = new Topics(cfg.settings().federation());
         log.accept("new run: the finished run did not record its final model's digest (an hdfl before 2026-11-27), "
-            + "so if the broker still retains that model this device would take it as the new run's; clear it first: "
-            + "mosquitto_pub -t " + new Topics(cfg.settings().federation()).finalModel() + " -r -n");
+            + "so if the broker still retains that model this device takes it as the new run's; if this run ends at "
+            + "once, clear it (mosquitto_pub -t " + t.finalModel() + " -r -n"
+            + (cfg.role().equals("ring") ? "" : "; for a star also -t " + t.starGlobal()) + ") and run again");
       }
       if (ledgerFile != null && Files.exists(ledgerFile)) {
         Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(

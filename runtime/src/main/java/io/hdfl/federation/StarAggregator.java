@@ -56,6 +56,7 @@ public final class StarAggregator implements AutoCloseable {
   private long lateUpdates;
   private volatile boolean closed;
   /** The frame of the current global model, re-announced until its round completes. */
+  /** The global model being re-announced, null once the final model is out; written and read on the worker only. */
   private byte[] currentGlobal;
   /** How often the current global model is published again (lost retained deliveries, late joiners). */
   static final long REANNOUNCE_MILLIS = 2000;
@@ -144,8 +145,17 @@ public final class StarAggregator implements AutoCloseable {
       }
     }));
     var s = ctx.settings();
-    publish(first != null ? first
-        : envelope(ModelEnvelope.Kind.GLOBAL_MODEL, new float[classes * s.encoder().dim()], List.of()));
+    ModelEnvelope opening = first != null ? first
+        : envelope(ModelEnvelope.Kind.GLOBAL_MODEL, new float[classes * s.encoder().dim()], List.of());
+    // on the worker, as every other publish: updates already arriving could otherwise complete the run
+    // (clearing the global, publishing the final model) before this global went out, and bring it back
+    try {
+      worker.submit(() -> publish(opening)).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("aggregator: publishing the opening model failed", e.getCause());
+    }
     worker.scheduleWithFixedDelay(this::reannounce, REANNOUNCE_MILLIS, REANNOUNCE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
@@ -364,10 +374,9 @@ public final class StarAggregator implements AutoCloseable {
    */
   private void clearRetainedGlobal() {
     try {
-      ctx.transport().publish(topics.starGlobal(), new byte[0], 1, true);
-    } catch (TransportException e) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: could not clear the retained global model of round " + round
-          + " (a later run under this federation may see it): " + e.getMessage());
+      ctx.publishReliably(topics.starGlobal(), new byte[0], true, false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shut down
     }
   }
 

@@ -43,4 +43,23 @@ class StarFederationTest {
     Verification v = FederationFixture.verify(r, s, dir);
     assertTrue(v.ok(), v.summary());
   }
+
+  /**
+   * A later run under the same federation must not find the last round's global model retained: its
+   * clients would answer that old round at once and then ignore the new run's earlier rounds.
+   */
+  @Test
+  void aFinishedStarLeavesItsFinalModelRetainedButNoGlobalModel() throws Exception {
+    FederationSettings s = FederationFixture.star(3, 20).build();
+    LoopbackBroker broker = new LoopbackBroker();
+    FederationFixture.run(s, FederationFixture.shards(3, 60), broker::connect);
+    Topics topics = new Topics(s.federation());
+    java.util.concurrent.BlockingQueue<String> retained = new java.util.concurrent.LinkedBlockingQueue<>();
+    try (var late = broker.connect("late-client")) {
+      late.subscribe(topics.starGlobal(), 1, (topic, payload, isRetained) -> retained.add("global " + payload.length));
+      late.subscribe(topics.finalModel(), 1, (topic, payload, isRetained) -> retained.add("final"));
+      assertEquals("final", retained.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals(null, retained.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS), "a global model is still retained");
+    }
+  }
 }
