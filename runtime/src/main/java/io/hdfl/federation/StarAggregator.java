@@ -55,8 +55,10 @@ public final class StarAggregator implements AutoCloseable {
   private ScheduledFuture<?> deadline;
   private long lateUpdates;
   private volatile boolean closed;
-  /** The frame of the current global model, re-announced until its round completes. */
-  /** The global model being re-announced, null once the final model is out; written and read on the worker only. */
+  /**
+   * The frame of the current global model, re-announced until its round completes; null once the final
+   * model is out. Written and read on the worker only.
+   */
   private byte[] currentGlobal;
   /** How often the current global model is published again (lost retained deliveries, late joiners). */
   static final long REANNOUNCE_MILLIS = 2000;
