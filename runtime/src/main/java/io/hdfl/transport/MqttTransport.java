@@ -57,8 +57,8 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  *
  * <p>Costs of Paho 1.2.5 measured here (JDK 17, 2 cores): a connect took ~0.3 s, its three I/O threads
  * each awaited with a 100 ms sleep, until {@link PahoThreads} started them; a received packet is
- * parsed byte by byte through a synchronized {@code ByteArrayInputStream.read()} ({@code CountingInputStream} has no bulk read),
- * about 55 ns per payload byte, so a 1 MB model takes ~60 ms per hop instead of ~3 ms. Paho's
+ * parsed byte by byte through a synchronized {@code ByteArrayInputStream.read()} ({@code
+ * CountingInputStream} has no bulk read), about 55 ns per payload byte, so a 1 MB model takes ~60 ms per hop instead of ~3 ms. Paho's
  * automatic-reconnect back-off delay is a static field shared by all clients of the JVM (bounded by
  * {@link MqttSettings#maxReconnectDelay()}).
  *
