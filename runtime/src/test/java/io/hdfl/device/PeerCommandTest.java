@@ -402,28 +402,44 @@ class PeerCommandTest {
     try (EmbeddedBroker broker = new EmbeddedBroker().start();
         io.hdfl.transport.Transport gateway = io.hdfl.transport.MqttTransport.connect(
             io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("gateways").build())) {
+      // rebirth requests on, answered by the gateways as edge nodes do: a client that lost its connection
+      // (and with it the births, which are not retained) asks for them again
       String ingest = String.join("\n", "data.source = sparkplug", "per-round = 10", "window.warmup = 50",
           "ingest.rate = 50", "ingest.group = plant1", "ingest.metrics = load[%] = mill:Load, temp[C] = mill:Temp",
-          "ingest.label.metric = mill:Quality", "ingest.edge-node = gw-");
+          "ingest.label.metric = mill:Quality", "ingest.rebirth = true", "ingest.edge-node = gw-");
       List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 20"),
           config("cell-a", "star-client", broker.uri(), ingest + "a"),
           config("cell-b", "star-client", broker.uri(), ingest + "b"));
       enrol(configs);
       long[] seq = new long[2];
       String[] edges = {"gw-a", "gw-b"};
-      runWhileFeeding(configs, () -> {
-        for (int g = 0; g < 2; g++) {
+      Feed births = g -> {
+        synchronized (seq) {
+          seq[g] = 0;
           gateway.publish("spBv1.0/plant1/NBIRTH/" + edges[g], sparkplug(0L, T0, metric("bdSeq", 0L)), 1, false);
           gateway.publish("spBv1.0/plant1/DBIRTH/" + edges[g] + "/mill",
               sparkplug(++seq[g], T0, metric("Load", 0.0), metric("Temp", 0.0), metric("Quality", 0)), 1, false);
         }
+      };
+      gateway.subscribe("spBv1.0/plant1/NCMD/+", 1, (topic, payload, retained) -> {
+        try {
+          births.run(topic.endsWith("/gw-a") ? 0 : 1);
+        } catch (Exception e) {
+          // the gateway's connection is down: the client asks again
+        }
+      });
+      runWhileFeeding(configs, () -> {
+        births.run(0);
+        births.run(1);
       }, i -> {
         int label = (i / 20) % 3;
-        for (int g = 0; g < 2; g++) {
-          seq[g] = (seq[g] + 1) & 0xFF;
-          gateway.publish("spBv1.0/plant1/DDATA/" + edges[g] + "/mill", sparkplug(seq[g], T0 + 20L * (i + 1),
-              metric("Load", 10 + 5.0 * label + Math.sin(i * 0.1)), metric("Temp", 30.0 - label),
-              metric("Quality", label)), 0, false);
+        synchronized (seq) {
+          for (int g = 0; g < 2; g++) {
+            seq[g] = (seq[g] + 1) & 0xFF;
+            gateway.publish("spBv1.0/plant1/DDATA/" + edges[g] + "/mill", sparkplug(seq[g], T0 + 20L * (i + 1),
+                metric("Load", 10 + 5.0 * label + Math.sin(i * 0.1)), metric("Temp", 30.0 - label),
+                metric("Quality", label)), 0, false);
+          }
         }
       });
     }
