@@ -172,13 +172,19 @@ class PeerCommandTest {
     return new LedgerVerifier(KeyDirectory.open(keys)).verify(dir.resolve("state/" + owner + "/ledger.jsonl"));
   }
 
+  /** The configs of three ring devices (press-01, -02, -03) on {@code broker}, enrolled in the roster. */
+  private List<Path> enrolledRingOfThree(String broker) throws Exception {
+    String order = "ring.order = press-01, press-02, press-03";
+    List<Path> configs = List.of(config("press-03", "ring", broker, order), config("press-02", "ring", broker, order),
+        config("press-01", "ring", broker, order));
+    enrol(configs);
+    return configs;
+  }
+
   @Test
   void threeRingDevicesAgreeOnTheFinalModelAndKeepAVerifiableLedger() throws Exception {
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
-      String order = "ring.order = press-01, press-02, press-03";
-      List<Path> configs = List.of(config("press-03", "ring", broker.uri(), order),
-          config("press-02", "ring", broker.uri(), order), config("press-01", "ring", broker.uri(), order));
-      enrol(configs);
+      List<Path> configs = enrolledRingOfThree(broker.uri());
       List<String[]> results = runAllOk(configs);
       // each device prints the command that checks its ledger, with the roster's public keys
       for (String[] r : results) {
@@ -224,10 +230,7 @@ class PeerCommandTest {
   @Test
   void aNewRunOnTheSameBrokerRunsAgainInsteadOfTakingTheFinishedRunsFinalModel() throws Exception {
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
-      String order = "ring.order = press-01, press-02, press-03";
-      List<Path> configs = List.of(config("press-03", "ring", broker.uri(), order),
-          config("press-02", "ring", broker.uri(), order), config("press-01", "ring", broker.uri(), order));
-      enrol(configs);
+      List<Path> configs = enrolledRingOfThree(broker.uri());
       runAllOk(configs);
       String firstLedger = Files.readString(dir.resolve("state/press-01/ledger.jsonl"));
 
