@@ -15,28 +15,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The ledger lines a simulation's recorder sees, kept once each: a ring's line comes on its peer's
- * ledger topic and again with the models the recorder reads (the second source recovers a line the
- * ledger topic lost while the broker restarted). Lines are only kept while the run goes on; they are
- * parsed, hashed and checked once, when the run's ledger is asked for ({@link #ordered}). Parsing them
- * as they came would put the JSON parser's JIT compilation, and the work itself, on the second core
- * while the ring needs it; parsing every copy at the end, as before, took about 0.17 s of a
- * Fashion-MNIST run's wall time on a 2-core machine (K=100, R=30: 6100 copies of 3000 lines, each
- * parsed twice on its way into the ledger).
+ * A ring simulation's ledger lines, kept once each as the peers publish them (a line published again
+ * after a reconnect is the same line). They are only kept while the run goes on; they are parsed,
+ * hashed and checked once, when the run's ledger is asked for ({@link #ordered}). Parsing them as they
+ * came would put the JSON parser's JIT compilation, and the work itself, on the second core while the
+ * ring needs it.
  */
 final class LedgerCollector {
   private final LedgerSettings settings;
-  private final boolean chained;
   /** Every distinct line seen, in arrival order. */
   private final Set<String> seen = new LinkedHashSet<>();
 
-  /**
-   * @param settings the federation's ledger settings (lines that do not match are refused)
-   * @param chained whether the ledger is the final model's lineage (a ring), rather than every line
-   */
-  LedgerCollector(LedgerSettings settings, boolean chained) {
+  /** @param settings the federation's ledger settings (lines that do not match are refused) */
+  LedgerCollector(LedgerSettings settings) {
     this.settings = settings;
-    this.chained = chained;
   }
 
   /** Takes a line; a line seen before is ignored. */
@@ -44,27 +36,17 @@ final class LedgerCollector {
     seen.add(text);
   }
 
-  /** Takes every line of {@code texts}. */
-  synchronized void addAll(List<String> texts) {
-    seen.addAll(texts);
-  }
-
-  /** Whether {@code text} was seen. */
-  synchronized boolean contains(String text) {
-    return seen.contains(text);
-  }
-
   /**
-   * The ledger: for a ring, the final model's lineage in chain order, walked back from the entry it
-   * carries last (entries off that lineage, e.g. from a fork a slow peer started and its successor
-   * dropped, are not part of the model's history); otherwise every line in arrival order. Each line
-   * is checked as it is appended (it parses, matches the settings, chains to the one before).
+   * The ledger: the final model's lineage in chain order, walked back from the entry it carries last
+   * (entries off that lineage, e.g. from a fork a slow peer started and its successor dropped, are not
+   * part of the model's history); every line in arrival order if the final model carries none. Each
+   * line is checked as it is appended (it parses, matches the settings, chains to the one before).
    *
    * @throws IllegalStateException if the lineage misses an entry
    * @throws IllegalArgumentException if a line of the ledger is malformed or refused
    */
   synchronized List<LedgerLine> ordered(List<String> finalTail) {
-    if (!chained || finalTail.isEmpty()) {
+    if (finalTail.isEmpty()) {
       return check(new ArrayList<>(seen));
     }
     Map<String, String> byHash = new HashMap<>();

@@ -15,6 +15,7 @@ import io.hdfl.privacy.ledger.LedgerLine;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.ledger.PrivacyLedger;
 import io.hdfl.privacy.noise.NoiseSource;
+import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
@@ -35,11 +36,15 @@ import java.util.function.Function;
 /**
  * K peers of one federation in one process, each with its own connection, talking only through the
  * broker (or the loopback). A recorder — one more client — collects what an operator would: the model
- * at the start of every round (to evaluate it), the peers' round reports, the signed ledger lines, and
- * the final model.
+ * at the start of every round (to evaluate it), the peers' round reports and the final model. The
+ * run's ledger is what each participant signed, as an operator would gather it from the devices'
+ * ledger files: a ring peer's lines are taken as the peer publishes them, a star's from its
+ * aggregator's ledger. (The recorder once took them from the ledger topics; a line and the one model
+ * that carried it on to the recorder could both pass while its subscriptions were gone after a broker
+ * restart, and the run then failed with a broken chain.)
  */
 public final class Simulation {
-  /** The ledger topic the recorder probes its own subscription on (no peer has this id). */
+  /** The ledger topic the recorder probes its own subscriptions on (no peer has this id). */
   static final String RECORDER_PROBE = "recorder-probe";
   private static final byte[] PROBE_PAYLOAD = "probe".getBytes(StandardCharsets.US_ASCII);
 
@@ -130,7 +135,7 @@ public final class Simulation {
     Map<String, PeerKeys> keys = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
     List<AutoCloseable> running = new ArrayList<>();
     List<RoundReport> reports = Collections.synchronizedList(new ArrayList<>());
-    LedgerCollector ledgerLines = new LedgerCollector(settings.ledgerSettings(), settings.topology() == Topology.RING);
+    LedgerCollector ledgerLines = new LedgerCollector(settings.ledgerSettings());
     CompletableFuture<ModelEnvelope> finalModel = new CompletableFuture<>();
     PrivacyLedger starLedger = null;
     long t0 = System.nanoTime();
@@ -147,7 +152,9 @@ public final class Simulation {
     HopCipher recorderHops = settings.topology() == Topology.RING ? cipherOf(ids.get(0)) : null;
     try {
       // the recorder and every participant connect at once; the recorder subscribes before any starts
-      Connections connections = connectAll(all, keys, running);
+      // a ring peer's own ledger lines, as it publishes them (the first attempt of each is enough)
+      Function<String, String> ownLedgerTopic = settings.topology() == Topology.RING ? topics::ledger : id -> null;
+      Connections connections = connectAll(all, keys, running, ownLedgerTopic, ledgerLines::add);
       Transport recorder = connections.recorder();
       FrameChannel recorderFrames = new FrameChannel(recorder, settings.maxPacketBytes());
       var expect = new PeerContext("recorder", settings, recorder, null, null, kernels, r -> { }, recorderFrames)
@@ -161,13 +168,7 @@ public final class Simulation {
       });
       String probe = topics.ledger(RECORDER_PROBE);
       CountDownLatch probed = new CountDownLatch(1);
-      recorder.subscribe(topics.allLedgers(), 1, (topic, payload, retained) -> {
-        if (topic.equals(probe)) {
-          probed.countDown();
-        } else {
-          ledgerLines.add(new String(payload, StandardCharsets.US_ASCII));
-        }
-      });
+      recorder.subscribe(probe, 1, (topic, payload, retained) -> probed.countDown());
       String roundTopic = settings.topology() == Topology.RING ? topics.ringInbox(ids.get(0)) : topics.starGlobal();
       recorder.subscribe(roundTopic, 1, recorderFrames.receiver((topic, payload, retained) -> {
         try {
@@ -176,11 +177,6 @@ public final class Simulation {
             frame = recorderHops.open(payload).frame();
           }
           ModelEnvelope env = EnvelopeCodec.decode(frame, expect);
-          if (env.kind() == ModelEnvelope.Kind.RING_MODEL) {
-            // A ring model carries the lines since its receiver's previous turn: with the ledger topic,
-            // a second source, so a line missed while the broker restarted is still recovered.
-            ledgerLines.addAll(env.ledgerLines());
-          }
           boolean ringStart = env.kind() == ModelEnvelope.Kind.RING_MODEL && env.round() > 1;
           boolean starGlobal = env.kind() == ModelEnvelope.Kind.GLOBAL_MODEL && env.round() > 1;
           if (ringStart || starGlobal) {
@@ -197,7 +193,7 @@ public final class Simulation {
           finalModel.completeExceptionally(e);
         }
       }));
-      awaitLedgerSubscription(recorder, probe, probed, Duration.ofSeconds(10));
+      awaitSubscriptions(recorder, probe, probed, Duration.ofSeconds(10));
       Map<String, PeerContext> contexts = connections.peers();
       if (settings.topology() == Topology.RING) {
         List<RingPeer> peers = new ArrayList<>();
@@ -234,16 +230,15 @@ public final class Simulation {
       }
       ClassPrototypes model = ClassPrototypes.copyOf(fin.classes(), fin.dim(), fin.prototypes());
       onRoundModel.accept(settings.rounds(), model);
-      if (settings.topology() == Topology.RING) {
-        ledgerLines.addAll(fin.ledgerLines());
-      }
       List<LedgerLine> ledger;
       if (starLedger != null) {
         // the aggregator's own ledger, as a device aggregator keeps it in its file: lines the broker
         // acknowledged but lost in a restart before delivering them to the recorder are still there
         ledger = starLedger.lines();
       } else {
-        waitForLedger(ledgerLines, fin.ledgerLines(), Duration.ofSeconds(10));
+        // the final model can come before its last peers' own publishes (each publishes its line after
+        // the next peer's ack), but it carries their lines
+        fin.ledgerLines().forEach(ledgerLines::add);
         ledger = ledgerLines.ordered(fin.ledgerLines());
       }
       waitForReports(reports, ledger.size(), Duration.ofSeconds(10));
@@ -269,13 +264,14 @@ public final class Simulation {
    * 1.2-1.4 s in four waves of 32, one wave about 0.35 s). Whatever connected is in {@code running}
    * (the recorder first), also when another connect failed.
    */
-  private Connections connectAll(List<String> ids, Map<String, PeerKeys> keys, List<AutoCloseable> running)
+  private Connections connectAll(List<String> ids, Map<String, PeerKeys> keys, List<AutoCloseable> running,
+      Function<String, String> ownLedgerTopic, java.util.function.Consumer<String> ownLines)
       throws TransportException, InterruptedException {
     List<java.util.concurrent.Callable<Object>> connects = new ArrayList<>();
     connects.add(() -> connector.connect(settings.federation() + "-recorder"));
     for (String id : ids) {
       PeerKeys k = keys.computeIfAbsent(id, PeerKeys::generate);
-      connects.add(() -> context(id, k));
+      connects.add(() -> context(id, k, ownLedgerTopic.apply(id), ownLines));
     }
     List<Object> done = inParallel("hdfl-connect", connects,
         c -> running.add(c instanceof PeerContext peer ? peer.transport() : (Transport) c));
@@ -346,8 +342,22 @@ public final class Simulation {
     }
   }
 
-  private PeerContext context(String id, PeerKeys k) throws TransportException {
-    Transport t = connector.connect(settings.federation() + "-" + id);
+  /**
+   * A participant's context on a connection of its own; what it publishes on {@code ledgerTopic}
+   * (null: nothing) is also given to {@code ownLines}, before it goes to the broker.
+   */
+  private PeerContext context(String id, PeerKeys k, String ledgerTopic, java.util.function.Consumer<String> ownLines)
+      throws TransportException {
+    Transport connection = connector.connect(settings.federation() + "-" + id);
+    Transport t = ledgerTopic == null ? connection : new ForwardingTransport(connection) {
+      @Override
+      public void publish(String topic, byte[] payload, int qos, boolean retained) throws TransportException {
+        if (topic.equals(ledgerTopic)) {
+          ownLines.accept(new String(payload, StandardCharsets.US_ASCII));
+        }
+        inner.publish(topic, payload, qos, retained);
+      }
+    };
     Topics topics = new Topics(settings.federation());
     return new PeerContext(id, settings, t, k, noise.apply(id), kernels, new MetricsPublisher(t, topics, id),
         new FrameChannel(t, settings.maxPacketBytes()), cipherOf(id));
@@ -376,13 +386,12 @@ public final class Simulation {
   }
 
   /**
-   * Publishes probes on the recorder's own ledger topic until its ledger subscription delivers one,
-   * before any peer connects. An embedded Moquette now and then drops a connection right after
+   * Publishes probes on the recorder's own ledger topic until its subscription there delivers one,
+   * before any peer starts. An embedded Moquette now and then drops a connection right after
    * accepting it; the transport then makes the subscriptions again when it has reconnected, and a
-   * ledger line published before that would never reach the recorder (ledger lines are not retained,
-   * and a peer's own line travels on to one peer only).
+   * round's model published before that would never reach the recorder to be evaluated.
    */
-  private static void awaitLedgerSubscription(Transport recorder, String probe, CountDownLatch seen,
+  private static void awaitSubscriptions(Transport recorder, String probe, CountDownLatch seen,
       Duration max) throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
     do {
@@ -395,26 +404,7 @@ public final class Simulation {
         return;
       }
     } while (System.nanoTime() < deadline);
-    throw new FederationException("the recorder's ledger subscription did not take within " + max.toSeconds() + " s");
-  }
-
-  /**
-   * The final model may overtake the last ledger lines (they come from other publishers): wait until
-   * the entry the final model carries last has arrived.
-   */
-  private static void waitForLedger(LedgerCollector lines, List<String> finalTail, Duration max)
-      throws InterruptedException {
-    if (finalTail.isEmpty()) {
-      return;
-    }
-    String last = finalTail.get(finalTail.size() - 1);
-    long deadline = System.nanoTime() + max.toNanos();
-    while (!lines.contains(last)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the final model's ledger entry never arrived on the ledger topic");
-      }
-      Thread.sleep(2);
-    }
+    throw new FederationException("the recorder's subscriptions did not take within " + max.toSeconds() + " s");
   }
 
   /**

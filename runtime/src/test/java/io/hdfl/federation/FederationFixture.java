@@ -71,9 +71,18 @@ final class FederationFixture {
 
   static Simulation.Result run(FederationSettings s, List<EncodedSet> shards, PeerConnector connector)
       throws Exception {
+    return run(s, shards, connector, (round, model) -> { });
+  }
+
+  /**
+   * As {@link #run(FederationSettings, List, PeerConnector)}, giving each round's model the recorder
+   * evaluates to {@code onRoundModel}.
+   */
+  static Simulation.Result run(FederationSettings s, List<EncodedSet> shards, PeerConnector connector,
+      java.util.function.BiConsumer<Integer, io.hdfl.hd.ClassPrototypes> onRoundModel) throws Exception {
     Simulation sim = new Simulation(s, shards, CLASSES, connector, K,
         id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), K));
-    return sim.run((round, model) -> { }, Duration.ofSeconds(60));
+    return sim.run(onRoundModel, Duration.ofSeconds(60));
   }
 
   /** Writes the run's ledger and keys under {@code dir} and verifies it as {@code hdfl ledger verify} would. */

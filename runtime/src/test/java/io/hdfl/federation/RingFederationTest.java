@@ -12,12 +12,16 @@ import io.hdfl.privacy.ledger.Verification;
 import io.hdfl.privacy.schedule.PrivateDflSchedule;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.transport.EmbeddedBroker;
+import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.LoopbackBroker;
+import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.MqttSettings;
 import io.hdfl.transport.MqttTransport;
+import io.hdfl.transport.TransportException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,19 +73,51 @@ class RingFederationTest {
   }
 
   @Test
-  void aRecorderWhoseSubscriptionsTakeLateStillGetsTheWholeLedger() throws Exception {
+  void aRecorderWhoseSubscriptionsTakeLateStillEvaluatesEveryRoundAndGetsTheWholeLedger() throws Exception {
     // the recorder's subscriptions take only when it is back (its first publish, at most 5 s), as after
-    // an embedded broker dropped its new connection: the run must wait for them, or the first steps'
-    // ledger lines are lost and the chain is broken
-    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).build();
+    // an embedded broker dropped its new connection: the run must wait for them, or the first rounds'
+    // models never reach the recorder to be evaluated
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 3).build();
     LoopbackBroker broker = new LoopbackBroker();
     PeerConnector connector = id -> id.endsWith("-recorder")
         ? new LateSubscribingTransport(broker.connect(id), 5000) : broker.connect(id);
-    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector);
-    assertEquals(PEERS * 2, r.ledger().size());
-    for (int t = 1; t <= PEERS * 2; t++) {
+    List<Integer> evaluated = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector,
+        (round, model) -> evaluated.add(round));
+    assertEquals(List.of(1, 2, 3), evaluated, "the recorder evaluated every round's model once, in order");
+    assertEquals(PEERS * 3, r.ledger().size());
+    for (int t = 1; t <= PEERS * 3; t++) {
       assertEquals(t, r.ledger().get(t - 1).entry().step());
     }
+  }
+
+  @Test
+  void theLedgerDoesNotDependOnWhatTheRecorderReceives() throws Exception {
+    // A broker restart once took from the recorder both a peer's ledger line and the one model that
+    // carried the line on to it, and the run failed with a broken chain. Here the recorder gets
+    // nothing but its probe and the final model: the ledger is still every step, verified.
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).build();
+    Topics topics = new Topics(s.federation());
+    Set<String> passed = Set.of(topics.ledger(Simulation.RECORDER_PROBE), topics.finalModel());
+    LoopbackBroker broker = new LoopbackBroker();
+    PeerConnector connector = id -> !id.endsWith("-recorder") ? broker.connect(id)
+        : new ForwardingTransport(broker.connect(id)) {
+          @Override
+          public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
+            inner.subscribe(filter, qos, (topic, payload, retained) -> {
+              if (passed.contains(topic)) {
+                handler.onMessage(topic, payload, retained);
+              }
+            });
+          }
+        };
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector);
+    assertEquals(PEERS * ROUNDS, r.ledger().size());
+    for (int t = 1; t <= PEERS * ROUNDS; t++) {
+      assertEquals(t, r.ledger().get(t - 1).entry().step());
+    }
+    Verification v = FederationFixture.verify(r, s, dir);
+    assertTrue(v.ok(), v.summary());
   }
 
   @Test

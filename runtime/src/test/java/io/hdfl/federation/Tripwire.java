@@ -1,5 +1,6 @@
 package io.hdfl.federation;
 
+import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.TopicFilter;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;

@@ -1,11 +1,9 @@
-package io.hdfl.federation;
+package io.hdfl.transport;
 
-import io.hdfl.transport.MessageHandler;
-import io.hdfl.transport.Transport;
-import io.hdfl.transport.TransportException;
-import io.hdfl.transport.TransportStats;
-
-/** Fault injection base: forwards everything to a real transport; subclasses bend one operation. */
+/**
+ * A transport that forwards everything to another one; subclasses change one operation (fault
+ * injection in tests, a simulation's view of what its peers publish).
+ */
 public abstract class ForwardingTransport implements Transport {
   protected final Transport inner;
 
