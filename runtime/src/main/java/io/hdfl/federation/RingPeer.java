@@ -88,6 +88,8 @@ public final class RingPeer implements AutoCloseable {
   private long archivedStep;
   private volatile boolean closed;
   private RingJournal journal = RingJournal.NONE;
+  /** Takes each entry this peer signs (see {@link #reportingEntries}). */
+  private java.util.function.Consumer<String> entries = line -> { };
   /** The state last committed to the journal. */
   private RingCheckpoint committed;
   /** Completes exceptionally if this peer cannot go on safely (its journal failed). */
@@ -173,6 +175,16 @@ public final class RingPeer implements AutoCloseable {
    */
   public RingPeer learningFrom(java.util.function.Supplier<EncodedSet> arrivals) {
     this.arrivals = arrivals;
+    return this;
+  }
+
+  /**
+   * Gives each ledger entry this peer signs, as its line, to {@code entries} once the step is
+   * committed and before it is handed on (call before {@link #start}): an entry the next peer takes is
+   * there even if this peer never hears its ack. Returns this peer.
+   */
+  public RingPeer reportingEntries(java.util.function.Consumer<String> entries) {
+    this.entries = java.util.Objects.requireNonNull(entries, "entries");
     return this;
   }
 
@@ -451,6 +463,7 @@ public final class RingPeer implements AutoCloseable {
     List<String> tail = new ArrayList<>(outgoing.ledgerLines());
     archive(tail);
     CrashPoints.reached("ring.archived", step);
+    entries.accept(tail.get(tail.size() - 1));
     byte[] own = tail.get(tail.size() - 1).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     while (tail.size() > order.size()) {
       tail.remove(0);

@@ -15,7 +15,6 @@ import io.hdfl.privacy.ledger.LedgerLine;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.ledger.PrivacyLedger;
 import io.hdfl.privacy.noise.NoiseSource;
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
@@ -37,11 +36,11 @@ import java.util.function.Function;
  * K peers of one federation in one process, each with its own connection, talking only through the
  * broker (or the loopback). A recorder — one more client — collects what an operator would: the model
  * at the start of every round (to evaluate it), the peers' round reports and the final model. The
- * run's ledger is what each participant signed, as an operator would gather it from the devices'
- * ledger files: a ring peer's lines are taken as the peer publishes them, a star's from its
- * aggregator's ledger. (The recorder once took them from the ledger topics; a line and the one model
- * that carried it on to the recorder could both pass while its subscriptions were gone after a broker
- * restart, and the run then failed with a broken chain.)
+ * run's ledger is what the participants signed, as an operator would gather it from the devices'
+ * ledger files: each ring peer's entries as it commits them, a star's from its aggregator's ledger.
+ * (The recorder once took them from the ledger topics; a line and the one model that carried it on
+ * to the recorder could both pass while its subscriptions were gone after a broker restart, and the
+ * run then failed with a broken chain.)
  */
 public final class Simulation {
   /** The ledger topic the recorder probes its own subscriptions on (no peer has this id). */
@@ -152,9 +151,7 @@ public final class Simulation {
     HopCipher recorderHops = settings.topology() == Topology.RING ? cipherOf(ids.get(0)) : null;
     try {
       // the recorder and every participant connect at once; the recorder subscribes before any starts
-      // a ring peer's own ledger lines, as it publishes them (the first attempt of each is enough)
-      Function<String, String> ownLedgerTopic = settings.topology() == Topology.RING ? topics::ledger : id -> null;
-      Connections connections = connectAll(all, keys, running, ownLedgerTopic, ledgerLines::add);
+      Connections connections = connectAll(all, keys, running);
       Transport recorder = connections.recorder();
       FrameChannel recorderFrames = new FrameChannel(recorder, settings.maxPacketBytes());
       var expect = new PeerContext("recorder", settings, recorder, null, null, kernels, r -> { }, recorderFrames)
@@ -199,7 +196,7 @@ public final class Simulation {
         List<RingPeer> peers = new ArrayList<>();
         List<Start> starts = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-          RingPeer p = new RingPeer(contexts.get(ids.get(i)), ids, shards.get(i));
+          RingPeer p = new RingPeer(contexts.get(ids.get(i)), ids, shards.get(i)).reportingEntries(ledgerLines::add);
           running.add(p);
           peers.add(p);
           starts.add(p::start);
@@ -236,9 +233,6 @@ public final class Simulation {
         // acknowledged but lost in a restart before delivering them to the recorder are still there
         ledger = starLedger.lines();
       } else {
-        // the final model can come before its last peers' own publishes (each publishes its line after
-        // the next peer's ack), but it carries their lines
-        fin.ledgerLines().forEach(ledgerLines::add);
         ledger = ledgerLines.ordered(fin.ledgerLines());
       }
       waitForReports(reports, ledger.size(), Duration.ofSeconds(10));
@@ -264,14 +258,13 @@ public final class Simulation {
    * 1.2-1.4 s in four waves of 32, one wave about 0.35 s). Whatever connected is in {@code running}
    * (the recorder first), also when another connect failed.
    */
-  private Connections connectAll(List<String> ids, Map<String, PeerKeys> keys, List<AutoCloseable> running,
-      Function<String, String> ownLedgerTopic, java.util.function.Consumer<String> ownLines)
+  private Connections connectAll(List<String> ids, Map<String, PeerKeys> keys, List<AutoCloseable> running)
       throws TransportException, InterruptedException {
     List<java.util.concurrent.Callable<Object>> connects = new ArrayList<>();
     connects.add(() -> connector.connect(settings.federation() + "-recorder"));
     for (String id : ids) {
       PeerKeys k = keys.computeIfAbsent(id, PeerKeys::generate);
-      connects.add(() -> context(id, k, ownLedgerTopic.apply(id), ownLines));
+      connects.add(() -> context(id, k));
     }
     List<Object> done = inParallel("hdfl-connect", connects,
         c -> running.add(c instanceof PeerContext peer ? peer.transport() : (Transport) c));
@@ -342,22 +335,8 @@ public final class Simulation {
     }
   }
 
-  /**
-   * A participant's context on a connection of its own; what it publishes on {@code ledgerTopic}
-   * (null: nothing) is also given to {@code ownLines}, before it goes to the broker.
-   */
-  private PeerContext context(String id, PeerKeys k, String ledgerTopic, java.util.function.Consumer<String> ownLines)
-      throws TransportException {
-    Transport connection = connector.connect(settings.federation() + "-" + id);
-    Transport t = ledgerTopic == null ? connection : new ForwardingTransport(connection) {
-      @Override
-      public void publish(String topic, byte[] payload, int qos, boolean retained) throws TransportException {
-        if (topic.equals(ledgerTopic)) {
-          ownLines.accept(new String(payload, StandardCharsets.US_ASCII));
-        }
-        inner.publish(topic, payload, qos, retained);
-      }
-    };
+  private PeerContext context(String id, PeerKeys k) throws TransportException {
+    Transport t = connector.connect(settings.federation() + "-" + id);
     Topics topics = new Topics(settings.federation());
     return new PeerContext(id, settings, t, k, noise.apply(id), kernels, new MetricsPublisher(t, topics, id),
         new FrameChannel(t, settings.maxPacketBytes()), cipherOf(id));

@@ -87,11 +87,6 @@ public final class Topics {
     return root + "ledger/" + id;
   }
 
-  /** All ledger lines. */
-  public String allLedgers() {
-    return root + "ledger/+";
-  }
-
   /** The retained final model. */
   public String finalModel() {
     return root + "model/final";

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.federation.FederationException;
+import io.hdfl.federation.ForwardingTransport;
 import io.hdfl.federation.Topics;
 import io.hdfl.transport.EmbeddedBroker;
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.LastWill;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.MessageHandler;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.schedule.ScheduleMode;
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.MosquittoProcess;
 import io.hdfl.transport.MqttSettings;

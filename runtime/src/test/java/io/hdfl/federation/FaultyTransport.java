@@ -1,6 +1,5 @@
 package io.hdfl.federation;
 
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.LoopbackTransport;
 import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.MqttTransport;

@@ -12,7 +12,6 @@ import io.hdfl.hd.EncoderSpec;
 import io.hdfl.privacy.PrivacyParameters;
 import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ScheduleMode;
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.MosquittoProcess;
 import io.hdfl.transport.MqttSettings;
 import io.hdfl.transport.MqttTransport;

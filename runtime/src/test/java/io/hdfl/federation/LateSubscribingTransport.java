@@ -1,6 +1,5 @@
 package io.hdfl.federation;
 
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;

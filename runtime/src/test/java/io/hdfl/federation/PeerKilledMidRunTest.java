@@ -22,6 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The others finish without it; the ledger verifies and counts exactly the updates that happened.
  */
 class PeerKilledMidRunTest {
+  /** Four peers, three rounds, hand-offs given up after 500 ms. */
+  private static final FederationSettings RING = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 3)
+      .ackTimeout(Duration.ofMillis(500)).build();
+
   @TempDir Path dir;
 
   /** Peer ids whose last will ("offline") the broker published, seen by an observer of the presence topics. */
@@ -42,29 +46,51 @@ class PeerKilledMidRunTest {
    */
   @Test
   void aRingPeerKilledAsItsModelArrivesIsSkippedForTheRestOfTheRun() throws Exception {
+    Topics topics = new Topics(RING.federation());
+    ringWithAPeerKilled("peer-003", DeliveryFaults.seeded(1).on(topics.ringInbox("peer-003")).killingAt(2),
+        List.of("1:peer-001", "1:peer-002", "1:peer-003", "1:peer-004", "2:peer-001", "2:peer-002", "2:peer-004",
+            "3:peer-001", "3:peer-002", "3:peer-004"));
+  }
+
+  /**
+   * peer-002 dies as the ack for its round-2 model arrives: peer-003 has taken the model and goes on
+   * with it, so peer-002's round-2 entry is in the final model's lineage although peer-002 never
+   * published it on its ledger topic (and the final model carries only the last four entries). The
+   * run's ledger must still have it.
+   */
+  @Test
+  void aRingPeerKilledAfterItsModelWasTakenKeepsItsLastEntryInTheLedger() throws Exception {
+    Topics topics = new Topics(RING.federation());
+    ringWithAPeerKilled("peer-002", DeliveryFaults.seeded(1).on(topics.ringAcks("peer-002")).killingAt(2),
+        List.of("1:peer-001", "1:peer-002", "1:peer-003", "1:peer-004", "2:peer-001", "2:peer-002", "2:peer-003",
+            "2:peer-004", "3:peer-001", "3:peer-003", "3:peer-004"));
+  }
+
+  /**
+   * Runs a ring of four over a Mosquitto process, {@code victim} with the faults {@code dies} (which
+   * kill it); asserts the turns taken, the ledger, the final model and that only the victim's last
+   * will fired.
+   */
+  private void ringWithAPeerKilled(String victim, DeliveryFaults dies, List<String> turnsExpected) throws Exception {
     int peers = 4;
-    int rounds = 3;
     int perPeer = 30;
-    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, rounds).ackTimeout(Duration.ofMillis(500))
-        .build();
+    FederationSettings s = RING;
     Topics topics = new Topics(s.federation());
-    DeliveryFaults dies = DeliveryFaults.seeded(1).on(topics.ringInbox("peer-003")).killingAt(2);
     try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
         FinalModels finals = FinalModels.watch(broker.uri(), s);
         Transport observer = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("observer").build())) {
       Set<String> wills = watchWills(observer, topics);
       FaultyFederation net = new FaultyFederation(broker.uri(), s,
-          id -> id.equals("peer-003") ? dies : DeliveryFaults.seeded(1));
+          id -> id.equals(victim) ? dies : DeliveryFaults.seeded(1));
       Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(peers, perPeer), net);
-      String context = "ring with peer-003 killed";
-      assertTrue(net.peer("peer-003").killed(), context);
+      String context = "ring with " + victim + " killed";
+      assertTrue(net.peer(victim).killed(), context);
       List<String> turns = RunAudit.ring(r, s, perPeer, context);
-      assertEquals(List.of("1:peer-001", "1:peer-002", "1:peer-003", "1:peer-004", "2:peer-001", "2:peer-002",
-          "2:peer-004", "3:peer-001", "3:peer-002", "3:peer-004"), turns, context);
+      assertEquals(turnsExpected, turns, context);
       RunAudit.verifies(r, s, dir.resolve("verify"), context);
       finals.assertTheFirstCarriesTheLedger(r, context);
       Thread.sleep(300); // a clean close publishes no will; give a wrong one time to show up
-      assertEquals(Set.of("peer-003"), wills, "only the killed peer's last will fired");
+      assertEquals(Set.of(victim), wills, "only the killed peer's last will fired");
     }
   }
 

@@ -12,7 +12,6 @@ import io.hdfl.privacy.ledger.Verification;
 import io.hdfl.privacy.schedule.PrivateDflSchedule;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.transport.EmbeddedBroker;
-import io.hdfl.transport.ForwardingTransport;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.MqttSettings;

@@ -1,9 +1,11 @@
-package io.hdfl.transport;
+package io.hdfl.federation;
 
-/**
- * A transport that forwards everything to another one; subclasses change one operation (fault
- * injection in tests, a simulation's view of what its peers publish).
- */
+import io.hdfl.transport.MessageHandler;
+import io.hdfl.transport.Transport;
+import io.hdfl.transport.TransportException;
+import io.hdfl.transport.TransportStats;
+
+/** Fault injection base: forwards everything to a real transport; subclasses bend one operation. */
 public abstract class ForwardingTransport implements Transport {
   protected final Transport inner;
 
