@@ -15,11 +15,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A ring simulation's ledger lines, kept once each as the peers publish them (a line published again
- * after a reconnect is the same line). They are only kept while the run goes on; they are parsed,
- * hashed and checked once, when the run's ledger is asked for ({@link #ordered}). Parsing them as they
- * came would put the JSON parser's JIT compilation, and the work itself, on the second core while the
- * ring needs it.
+ * A ring simulation's ledger lines, kept once each as the peers commit them ({@link
+ * RingPeer#reportingEntries}; a peer that resumes a hand-off reports its entry again). They are only
+ * kept while the run goes on; they are parsed, hashed and checked once, when the run's ledger is
+ * asked for ({@link #ordered}). Parsing them as they came would put the JSON parser's JIT
+ * compilation, and the work itself, on the peers' threads while the ring needs them.
  */
 final class LedgerCollector {
   private final LedgerSettings settings;

@@ -455,15 +455,22 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /**
-   * Archives the committed outgoing model's ledger lines, hands the model on and publishes this
-   * peer's entry on its ledger topic, and commits the delivery.
+   * Archives the committed outgoing model's ledger lines, reports this peer's entry (see {@link
+   * #reportingEntries}), hands the model on and publishes the entry on its ledger topic, and commits
+   * the delivery.
    */
   private void handOn(ModelEnvelope outgoing) throws InterruptedException {
     long step = outgoing.step();
     List<String> tail = new ArrayList<>(outgoing.ledgerLines());
     archive(tail);
     CrashPoints.reached("ring.archived", step);
-    entries.accept(tail.get(tail.size() - 1));
+    try {
+      entries.accept(tail.get(tail.size() - 1));
+    } catch (RuntimeException e) {
+      // whoever collects the entries has failed; the model goes on regardless, as with the archive
+      LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot report the ledger entry of step " + step
+          + ": " + e);
+    }
     byte[] own = tail.get(tail.size() - 1).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     while (tail.size() > order.size()) {
       tail.remove(0);
@@ -532,8 +539,8 @@ public final class RingPeer implements AutoCloseable {
    * after the last step of round R, publishes the entry and then the model as final. The entry
    * travels in the model's ledger lines too, so it is published after a hand-off: over MQTT its
    * publish waits for the broker's PUBACK, a round trip that would otherwise delay every hop. Before
-   * the final model it comes first, so that whoever takes the final model finds the last entry on
-   * the ledger topic.
+   * the final model it comes first, so that a subscriber to the ledger topics (an operator's
+   * dashboard, say) has the last entry when the final model comes.
    */
   private void forward(ModelEnvelope outgoing, List<String> tail, byte[] own) throws InterruptedException {
     var s = ctx.settings();

@@ -53,7 +53,7 @@ class LedgerCollectorTest {
   void keepsEachLineOnceAndOrdersTheLineageWhateverTheArrivalOrder() {
     List<String> lines = chain(6);
     LedgerCollector c = new LedgerCollector(RING);
-    // peers publish on their own threads, and a line is published again after a reconnect
+    // peers report on their own threads, and a resumed hand-off reports its entry again
     for (int i : new int[] {2, 0, 0, 1, 2, 3, 5, 4, 5}) {
       c.add(lines.get(i));
     }

@@ -74,20 +74,19 @@ class PeerKilledMidRunTest {
   private void ringWithAPeerKilled(String victim, DeliveryFaults dies, List<String> turnsExpected) throws Exception {
     int peers = 4;
     int perPeer = 30;
-    FederationSettings s = RING;
-    Topics topics = new Topics(s.federation());
+    Topics topics = new Topics(RING.federation());
     try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
-        FinalModels finals = FinalModels.watch(broker.uri(), s);
+        FinalModels finals = FinalModels.watch(broker.uri(), RING);
         Transport observer = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("observer").build())) {
       Set<String> wills = watchWills(observer, topics);
-      FaultyFederation net = new FaultyFederation(broker.uri(), s,
+      FaultyFederation net = new FaultyFederation(broker.uri(), RING,
           id -> id.equals(victim) ? dies : DeliveryFaults.seeded(1));
-      Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(peers, perPeer), net);
+      Simulation.Result r = FederationFixture.run(RING, FederationFixture.shards(peers, perPeer), net);
       String context = "ring with " + victim + " killed";
       assertTrue(net.peer(victim).killed(), context);
-      List<String> turns = RunAudit.ring(r, s, perPeer, context);
+      List<String> turns = RunAudit.ring(r, RING, perPeer, context);
       assertEquals(turnsExpected, turns, context);
-      RunAudit.verifies(r, s, dir.resolve("verify"), context);
+      RunAudit.verifies(r, RING, dir.resolve("verify"), context);
       finals.assertTheFirstCarriesTheLedger(r, context);
       Thread.sleep(300); // a clean close publishes no will; give a wrong one time to show up
       assertEquals(Set.of(victim), wills, "only the killed peer's last will fired");

@@ -6,18 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.EncodedSet;
-import io.hdfl.privacy.ledger.PeerKeys;
-import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ScheduleMode;
-import io.hdfl.transport.LoopbackBroker;
-import io.hdfl.transport.Transport;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,7 +29,7 @@ class PreparingDataTest {
     float[] eager = runRing(s, shards, null).prototypes();
 
     CompletableFuture<EncodedSet> later = new CompletableFuture<>();
-    Ring ring = startRing(s, shards, later);
+    LoopbackRing ring = startRing(s, shards, later);
     try {
       // peer-0 hands its step to peer-1, which acknowledges it (peer-0's deliver returns) but cannot train yet
       assertTrue(waitFor(() -> ring.ledgerSteps.contains(1L), 10_000), "peer-0 took its turn");
@@ -59,7 +52,7 @@ class PreparingDataTest {
   void aRingPeerWhoseDataFailStopsWithTheCause() throws Exception {
     FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 1).build();
     CompletableFuture<EncodedSet> broken = new CompletableFuture<>();
-    Ring ring = startRing(s, FederationFixture.shards(RING.size(), 20), broken);
+    LoopbackRing ring = startRing(s, FederationFixture.shards(RING.size(), 20), broken);
     try {
       assertTrue(waitFor(() -> ring.ledgerSteps.contains(1L), 10_000));
       broken.completeExceptionally(new IllegalStateException("disk full"));
@@ -97,7 +90,7 @@ class PreparingDataTest {
 
   private ModelEnvelope runRing(FederationSettings s, List<EncodedSet> shards, CompletableFuture<EncodedSet> peer1)
       throws Exception {
-    Ring ring = startRing(s, shards, peer1);
+    LoopbackRing ring = startRing(s, shards, peer1);
     try {
       return ring.fin.get(20, TimeUnit.SECONDS);
     } finally {
@@ -106,39 +99,10 @@ class PreparingDataTest {
   }
 
   /** A ring over a loopback broker; peer-1's data come from {@code peer1} when it is not null. */
-  private Ring startRing(FederationSettings s, List<EncodedSet> shards, CompletableFuture<EncodedSet> peer1)
+  private LoopbackRing startRing(FederationSettings s, List<EncodedSet> shards, CompletableFuture<EncodedSet> peer1)
       throws Exception {
-    LoopbackBroker broker = new LoopbackBroker();
-    Topics topics = new Topics(s.federation());
-    Ring ring = new Ring();
-    List<PeerContext> contexts = new ArrayList<>();
-    for (String id : RING) {
-      Transport t = broker.connect(id);
-      contexts.add(new PeerContext(id, s, t, PeerKeys.generate(id),
-          new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K), FederationFixture.K,
-          new MetricsPublisher(t, topics, id), new FrameChannel(t, 0)));
-    }
-    ring.observer = broker.connect("observer");
-    ring.observer.subscribe(topics.finalModel(), 1, (t, p, r) -> {
-      try {
-        ring.fin.complete(EnvelopeCodec.decode(p, contexts.get(0).expectations()));
-      } catch (Exception e) {
-        ring.fin.completeExceptionally(e);
-      }
-    });
-    for (String id : RING) {
-      ring.observer.subscribe(topics.ledger(id), 1, (t, p, r) ->
-          ring.ledgerSteps.add(io.hdfl.privacy.ledger.LedgerCodec.parse(new String(p, java.nio.charset.StandardCharsets.US_ASCII)).step()));
-    }
-    for (int i = 0; i < RING.size(); i++) {
-      PeerContext ctx = contexts.get(i);
-      RingPeer p = i == 1 && peer1 != null ? RingPeer.preparing(ctx, RING, peer1, null)
-          : new RingPeer(ctx, RING, shards.get(i));
-      ring.peers.add(p);
-      p.start();
-    }
-    ring.peers.get(0).kickOff();
-    return ring;
+    return LoopbackRing.start(s, RING, (i, ctx) -> i == 1 && peer1 != null ? RingPeer.preparing(ctx, RING, peer1, null)
+        : new RingPeer(ctx, RING, shards.get(i)));
   }
 
   private static boolean waitFor(java.util.function.BooleanSupplier condition, long millis) throws InterruptedException {
@@ -150,18 +114,5 @@ class PreparingDataTest {
       Thread.sleep(10);
     }
     return true;
-  }
-
-  private static final class Ring implements AutoCloseable {
-    final List<RingPeer> peers = new ArrayList<>();
-    final List<Long> ledgerSteps = new CopyOnWriteArrayList<>();
-    final CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
-    Transport observer;
-
-    @Override
-    public void close() {
-      peers.forEach(RingPeer::close);
-      observer.close();
-    }
   }
 }

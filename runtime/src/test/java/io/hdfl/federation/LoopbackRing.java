@@ -1,0 +1,73 @@
+package io.hdfl.federation;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.privacy.ledger.LedgerCodec;
+import io.hdfl.privacy.ledger.PeerKeys;
+import io.hdfl.privacy.noise.SeededNoiseSource;
+import io.hdfl.transport.LoopbackBroker;
+import io.hdfl.transport.Transport;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
+
+/**
+ * A ring of {@link RingPeer}s made by the test itself over a loopback broker (no {@link Simulation}),
+ * with an observer of the final model and of the steps of the entries published on the ledger topics.
+ */
+final class LoopbackRing implements AutoCloseable {
+  final List<RingPeer> peers = new ArrayList<>();
+  /** The step of each entry published on a ledger topic, in arrival order. */
+  final List<Long> ledgerSteps = new CopyOnWriteArrayList<>();
+  final CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
+  private final Transport observer;
+
+  private LoopbackRing(Transport observer) {
+    this.observer = observer;
+  }
+
+  /**
+   * Starts the ring {@code ids}, peer i made by {@code peer} from its index and context, and kicks it
+   * off at the first peer.
+   */
+  static LoopbackRing start(FederationSettings s, List<String> ids, BiFunction<Integer, PeerContext, RingPeer> peer)
+      throws Exception {
+    LoopbackBroker broker = new LoopbackBroker();
+    Topics topics = new Topics(s.federation());
+    List<PeerContext> contexts = new ArrayList<>();
+    for (String id : ids) {
+      Transport t = broker.connect(id);
+      contexts.add(new PeerContext(id, s, t, PeerKeys.generate(id),
+          new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K), FederationFixture.K,
+          new MetricsPublisher(t, topics, id), new FrameChannel(t, 0)));
+    }
+    LoopbackRing ring = new LoopbackRing(broker.connect("observer"));
+    ring.observer.subscribe(topics.finalModel(), 1, (t, p, r) -> {
+      try {
+        ring.fin.complete(EnvelopeCodec.decode(p, contexts.get(0).expectations()));
+      } catch (Exception e) {
+        ring.fin.completeExceptionally(e);
+      }
+    });
+    for (String id : ids) {
+      ring.observer.subscribe(topics.ledger(id), 1, (t, p, r) ->
+          ring.ledgerSteps.add(LedgerCodec.parse(new String(p, StandardCharsets.US_ASCII)).step()));
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      RingPeer p = peer.apply(i, contexts.get(i));
+      ring.peers.add(p);
+      p.start();
+    }
+    ring.peers.get(0).kickOff();
+    return ring;
+  }
+
+  @Override
+  public void close() {
+    peers.forEach(RingPeer::close);
+    observer.close();
+  }
+}
