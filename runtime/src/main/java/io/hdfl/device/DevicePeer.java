@@ -186,6 +186,7 @@ public final class DevicePeer {
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
           reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
+      java.util.concurrent.atomic.AtomicReference<RingPeer> ringOf = new java.util.concurrent.atomic.AtomicReference<>();
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
           String digest = Sha256.hex(payload);
@@ -198,6 +199,10 @@ public final class DevicePeer {
           if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
             log.accept("rejected a final model: it is a " + env.kind() + " envelope");
           } else if (ctx.acceptBroadcast(env, "a final model")) {
+            RingPeer ring = ringOf.get();
+            if (ring != null) {
+              ring.finalSeen(env); // before this device stops: a hand-off it gives up then publishes no final
+            }
             fin.complete(new FinalFrame(env, digest));
           }
         } catch (EnvelopeException e) {
@@ -224,6 +229,7 @@ public final class DevicePeer {
           }
           running.add(peer);
           ringPeer = peer;
+          ringOf.set(peer);
           boolean resumed = false;
           if (resuming) {
             Optional<RingCheckpoint> last = checkpoints.ring();

@@ -88,6 +88,8 @@ public final class RingPeer implements AutoCloseable {
   private long archivedStep;
   private volatile boolean closed;
   private RingJournal journal = RingJournal.NONE;
+  /** The latest step of a final model this peer was told of (-1: none; see {@link #finalSeen}). */
+  private final java.util.concurrent.atomic.AtomicLong finalStepSeen = new java.util.concurrent.atomic.AtomicLong(-1);
   /** Takes each entry this peer signs (see {@link #reportingEntries}). */
   private java.util.function.Consumer<String> entries = line -> { };
   /** The state last committed to the journal. */
@@ -508,6 +510,7 @@ public final class RingPeer implements AutoCloseable {
    */
   public void archiveFinal(ModelEnvelope fin) {
     if (fin.kind() == ModelEnvelope.Kind.FINAL_MODEL) {
+      finalSeen(fin);
       archive(fin.ledgerLines());
     }
   }
@@ -634,10 +637,31 @@ public final class RingPeer implements AutoCloseable {
     return false;
   }
 
-  /** Publishes this peer's ledger entry {@code own}, then {@code outgoing} as the final model. */
+  /**
+   * Tells this peer that the ring's final model {@code fin} is out (call it as soon as it arrives):
+   * if this peer later gives up a hand-off that was in fact taken (its ack lost), it then does not
+   * publish a final model of its own a step or more shorter, which the broker would keep retained in
+   * place of the full one. Ignores any other kind of envelope.
+   */
+  public void finalSeen(ModelEnvelope fin) {
+    if (fin.kind() == ModelEnvelope.Kind.FINAL_MODEL) {
+      finalStepSeen.accumulateAndGet(fin.step(), Math::max);
+    }
+  }
+
+  /**
+   * Publishes this peer's ledger entry {@code own}, then {@code outgoing} as the final model, unless a
+   * final model of a later step is already out (see {@link #finalSeen}).
+   */
   private void publishFinal(ModelEnvelope outgoing, List<String> tail, byte[] own) throws InterruptedException {
     publishEntry(own);
     long step = outgoing.step();
+    long later = finalStepSeen.get();
+    if (later > step) {
+      LOG.log(System.Logger.Level.INFO, "peer " + ctx.id() + ": the final model of step " + later
+          + " is out, so its own of step " + step + " is not published");
+      return;
+    }
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, outgoing, outgoing.round(), tail);
     ctx.publishReliably(topics.finalModel(), ctx.broadcastFrame(env), true, true);
     CrashPoints.reached("ring.final-published", step);

@@ -136,6 +136,7 @@ public final class Simulation {
     List<RoundReport> reports = Collections.synchronizedList(new ArrayList<>());
     LedgerCollector ledgerLines = new LedgerCollector(settings.ledgerSettings());
     CompletableFuture<ModelEnvelope> finalModel = new CompletableFuture<>();
+    List<RingPeer> ringPeers = Collections.synchronizedList(new ArrayList<>());
     PrivacyLedger starLedger = null;
     long t0 = System.nanoTime();
     List<String> all = new ArrayList<>(ids);
@@ -185,7 +186,12 @@ public final class Simulation {
       }));
       recorder.subscribe(topics.finalModel(), 1, recorderFrames.receiver((topic, payload, retained) -> {
         try {
-          finalModel.complete(EnvelopeCodec.decode(payload, expect));
+          ModelEnvelope fin = EnvelopeCodec.decode(payload, expect);
+          // the ring's peers learn of it, as a device does on its own subscription
+          synchronized (ringPeers) {
+            ringPeers.forEach(p -> p.finalSeen(fin));
+          }
+          finalModel.complete(fin);
         } catch (EnvelopeException e) {
           finalModel.completeExceptionally(e);
         }
@@ -199,6 +205,7 @@ public final class Simulation {
           RingPeer p = new RingPeer(contexts.get(ids.get(i)), ids, shards.get(i)).reportingEntries(ledgerLines::add);
           running.add(p);
           peers.add(p);
+          ringPeers.add(p);
           starts.add(p::start);
         }
         startAll(starts);

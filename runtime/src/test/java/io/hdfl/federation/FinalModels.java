@@ -20,10 +20,11 @@ import java.util.List;
 
 /**
  * Every final model published during a run, as a client subscribed before it sees them. Normally
- * one; a ring whose last hand-off was taken but not acknowledged (the ack lost) has two: the peer
- * that took the turn publishes the final, and the peer that gave up on it publishes one a step
- * shorter (after its ack timeouts). Consumers — the simulation's recorder, {@code hdfl peer} —
- * take the first, the full one; the broker keeps the later one retained (README "Reliability").
+ * one. A ring whose last hand-off was taken but not acknowledged (the ack lost) can have two: the
+ * peer that took the turn publishes the final, and the peer that gave up on it publishes one a step
+ * shorter (after its ack timeouts) if it has not received the full one by then ({@link
+ * RingPeer#finalSeen}). Consumers — the simulation's recorder, {@code hdfl peer} — take the first,
+ * the full one; the broker keeps the later one retained (README "Reliability").
  */
 final class FinalModels implements AutoCloseable {
   private static final double TOL = 1e-9;
