@@ -188,9 +188,7 @@ public final class Simulation {
         try {
           ModelEnvelope fin = EnvelopeCodec.decode(payload, expect);
           // the ring's peers learn of it, as a device does on its own subscription
-          synchronized (ringPeers) {
-            ringPeers.forEach(p -> p.finalSeen(fin));
-          }
+          ringPeers.forEach(p -> p.finalSeen(fin)); // a synchronized list's forEach holds its lock
           finalModel.complete(fin);
         } catch (EnvelopeException e) {
           finalModel.completeExceptionally(e);

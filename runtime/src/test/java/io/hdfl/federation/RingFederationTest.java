@@ -124,43 +124,56 @@ class RingFederationTest {
   @Test
   void aLostLastAckLeavesOneFinalModelTheFullOne() throws Exception {
     // peer-003 hands its last step to peer-004, which takes it and publishes the final model, but
-    // peer-003 never hears the ack: it resends, gives up, and would publish a final model of its own,
-    // a step shorter, which the broker would then keep retained
+    // peer-003 never hears the ack: it resends, gives up, publishes its entry and would then publish a
+    // final model of its own, a step shorter, which the broker would keep retained
     FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).ackTimeout(Duration.ofMillis(300))
         .build();
     Topics topics = new Topics(s.federation());
     LoopbackBroker broker = new LoopbackBroker();
     List<Long> finals = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Transport observer = broker.connect("observer");
-    observer.subscribe(topics.finalModel(), 1, new FrameChannel(observer, s.maxPacketBytes()).receiver(
-        (topic, payload, retained) -> finals.add(finalStep(payload))));
-    java.util.concurrent.atomic.AtomicInteger acks = new java.util.concurrent.atomic.AtomicInteger();
-    PeerConnector connector = id -> !id.endsWith("-peer-003") ? broker.connect(id)
-        : new ForwardingTransport(broker.connect(id)) {
-          @Override
-          public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
-            inner.subscribe(filter, qos, (topic, payload, retained) -> {
-              if (!(TopicFilter.matches(topics.ringAcks("peer-003"), topic) && acks.incrementAndGet() > 1)) {
-                handler.onMessage(topic, payload, retained);
-              }
-            });
-          }
-        };
-    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector);
-    assertEquals(PEERS * 2, r.ledger().size(), "peer-004 took the last turn");
-    Thread.sleep(1000); // the giving-up peer's resend and ack timeouts are over long before this
-    assertEquals(List.of((long) PEERS * 2), finals, "one final model was published, the full one");
-    List<Long> retained = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Transport late = broker.connect("late");
-    late.subscribe(topics.finalModel(), 1, new FrameChannel(late, s.maxPacketBytes()).receiver(
-        (topic, payload, kept) -> retained.add(finalStep(payload))));
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (retained.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
+    List<Long> gaveUp = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (Transport observer = broker.connect("observer"); Transport late = broker.connect("late")) {
+      observer.subscribe(topics.finalModel(), 1, new FrameChannel(observer, s.maxPacketBytes()).receiver(
+          (topic, payload, retained) -> finals.add(finalStep(payload))));
+      observer.subscribe(topics.ledger("peer-003"), 1, (topic, payload, retained) ->
+          gaveUp.add(io.hdfl.privacy.ledger.LedgerCodec.parse(new String(payload, java.nio.charset.StandardCharsets.US_ASCII))
+              .step()));
+      java.util.concurrent.atomic.AtomicInteger acks = new java.util.concurrent.atomic.AtomicInteger();
+      PeerConnector connector = id -> !id.endsWith("-peer-003") ? broker.connect(id)
+          : new ForwardingTransport(broker.connect(id)) {
+            @Override
+            public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
+              inner.subscribe(filter, qos, (topic, payload, retained) -> {
+                if (!(TopicFilter.matches(topics.ringAcks("peer-003"), topic) && acks.incrementAndGet() > 1)) {
+                  handler.onMessage(topic, payload, retained);
+                }
+              });
+            }
+          };
+      Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector);
+      assertEquals(PEERS * 2, r.ledger().size(), "peer-004 took the last turn");
+      // peer-003 publishes its step-7 entry only when it gives up the hand-off, just before it decides
+      // on a final model of its own (the run waits for its round report, which comes after)
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (!gaveUp.contains(7L) && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertTrue(gaveUp.contains(7L), "peer-003 gave its last hand-off up: " + gaveUp);
+      Thread.sleep(300); // a final model of its own would follow its entry at once
+      assertEquals(List.of((long) PEERS * 2), finals, "one final model was published, the full one");
+      List<Long> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
+      late.subscribe(topics.finalModel(), 1, new FrameChannel(late, s.maxPacketBytes()).receiver(
+          (topic, payload, retained) -> {
+            if (retained) {
+              kept.add(finalStep(payload));
+            }
+          }));
+      deadline = System.nanoTime() + 5_000_000_000L;
+      while (kept.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertEquals(List.of((long) PEERS * 2), kept, "the broker keeps the full final model");
     }
-    assertEquals(List.of((long) PEERS * 2), retained, "the broker keeps the full final model");
-    observer.close();
-    late.close();
   }
 
   /** The step of the final model in {@code frame}. */
