@@ -186,7 +186,7 @@ public final class DevicePeer {
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
           reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
-      java.util.concurrent.atomic.AtomicReference<RingPeer> ringOf = new java.util.concurrent.atomic.AtomicReference<>();
+      var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
       transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
         try {
           String digest = Sha256.hex(payload);

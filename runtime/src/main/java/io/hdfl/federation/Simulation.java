@@ -197,17 +197,15 @@ public final class Simulation {
       awaitSubscriptions(recorder, probe, probed, Duration.ofSeconds(10));
       Map<String, PeerContext> contexts = connections.peers();
       if (settings.topology() == Topology.RING) {
-        List<RingPeer> peers = new ArrayList<>();
         List<Start> starts = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
           RingPeer p = new RingPeer(contexts.get(ids.get(i)), ids, shards.get(i)).reportingEntries(ledgerLines::add);
           running.add(p);
-          peers.add(p);
           ringPeers.add(p);
           starts.add(p::start);
         }
         startAll(starts);
-        peers.get(0).kickOff();
+        ringPeers.get(0).kickOff();
       } else {
         starLedger = PrivacyLedger.inMemory(settings.ledgerSettings());
         StarAggregator agg = new StarAggregator(contexts.get("aggregator"), ids.size(), classes, starLedger);

@@ -136,8 +136,8 @@ class RingFederationTest {
       observer.subscribe(topics.finalModel(), 1, new FrameChannel(observer, s.maxPacketBytes()).receiver(
           (topic, payload, retained) -> finals.add(finalStep(payload))));
       observer.subscribe(topics.ledger("peer-003"), 1, (topic, payload, retained) ->
-          gaveUp.add(io.hdfl.privacy.ledger.LedgerCodec.parse(new String(payload, java.nio.charset.StandardCharsets.US_ASCII))
-              .step()));
+          gaveUp.add(io.hdfl.privacy.ledger.LedgerCodec.parse(
+              new String(payload, java.nio.charset.StandardCharsets.US_ASCII)).step()));
       java.util.concurrent.atomic.AtomicInteger acks = new java.util.concurrent.atomic.AtomicInteger();
       PeerConnector connector = id -> !id.endsWith("-peer-003") ? broker.connect(id)
           : new ForwardingTransport(broker.connect(id)) {
