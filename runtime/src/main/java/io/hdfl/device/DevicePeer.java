@@ -213,7 +213,6 @@ public final class DevicePeer {
       // restart (a model or update in flight to it is sent again at once)
       PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
       CompletableFuture<Void> failure;
-      RingPeer ringPeer = null;
       switch (cfg.role()) {
         case "ring": {
           PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
@@ -228,7 +227,6 @@ public final class DevicePeer {
             peer.learningFrom(collector);
           }
           running.add(peer);
-          ringPeer = peer;
           ringOf.set(peer);
           boolean resumed = false;
           if (resuming) {
@@ -305,6 +303,7 @@ public final class DevicePeer {
       } catch (java.util.concurrent.ExecutionException e) {
         throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
       }
+      RingPeer ringPeer = ringOf.get();
       if (ringPeer != null) {
         ringPeer.archiveFinal(env); // the entries after this peer's last turn
         io.hdfl.federation.CrashPoints.reached("device.final-archived", env.step());

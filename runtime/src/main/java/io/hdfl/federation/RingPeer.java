@@ -510,7 +510,6 @@ public final class RingPeer implements AutoCloseable {
    */
   public void archiveFinal(ModelEnvelope fin) {
     if (fin.kind() == ModelEnvelope.Kind.FINAL_MODEL) {
-      finalSeen(fin);
       archive(fin.ledgerLines());
     }
   }
