@@ -57,6 +57,18 @@ final class FederationFixture {
     return EncodedSet.encode(enc, x, n, y, CLASSES, 1);
   }
 
+  /** Whether {@code condition} came true within {@code millis} (looked at every 10 ms). */
+  static boolean waitFor(java.util.function.BooleanSupplier condition, long millis) throws InterruptedException {
+    long end = System.currentTimeMillis() + millis;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > end) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
   static FederationSettings.Builder ring(ScheduleMode mode, int rounds) {
     return FederationSettings.builder().topology(Topology.RING).privacy(mode)
         .params(PrivacyParameters.withDelta0(DIM, 1.0, 1e-3)).encoder(spec()).rounds(rounds).retrainEpochs(1)

@@ -32,7 +32,7 @@ class PreparingDataTest {
     LoopbackRing ring = startRing(s, shards, later);
     try {
       // peer-0 hands its step to peer-1, which acknowledges it (peer-0's deliver returns) but cannot train yet
-      assertTrue(waitFor(() -> ring.ledgerSteps.contains(1L), 10_000), "peer-0 took its turn");
+      assertTrue(FederationFixture.waitFor(() -> ring.ledgerSteps.contains(1L), 10_000), "peer-0 took its turn");
       Thread.sleep(300);
       assertEquals(List.of(1L), List.copyOf(ring.ledgerSteps), "peer-1 waits for its encodings");
       assertFalse(ring.fin.isDone());
@@ -41,7 +41,7 @@ class PreparingDataTest {
       assertArrayEquals(eager, fin.prototypes(), "the same model as with data ready from the start");
       // a peer publishes its entry after handing the model on, so the one before the last may come
       // after the final model
-      assertTrue(waitFor(() -> ring.ledgerSteps.size() == RING.size() * 2, 10_000), "every step's entry published");
+      assertTrue(FederationFixture.waitFor(() -> ring.ledgerSteps.size() == RING.size() * 2, 10_000), "every step's entry published");
       assertEquals(RING.size() * 2, ring.ledgerSteps.size());
     } finally {
       ring.close();
@@ -54,7 +54,7 @@ class PreparingDataTest {
     CompletableFuture<EncodedSet> broken = new CompletableFuture<>();
     LoopbackRing ring = startRing(s, FederationFixture.shards(RING.size(), 20), broken);
     try {
-      assertTrue(waitFor(() -> ring.ledgerSteps.contains(1L), 10_000));
+      assertTrue(FederationFixture.waitFor(() -> ring.ledgerSteps.contains(1L), 10_000));
       broken.completeExceptionally(new IllegalStateException("disk full"));
       ExecutionException e = assertThrows(ExecutionException.class, () -> ring.peers.get(1).failure().get(10, TimeUnit.SECONDS));
       assertEquals("disk full", e.getCause().getMessage());
@@ -103,16 +103,5 @@ class PreparingDataTest {
       throws Exception {
     return LoopbackRing.start(s, RING, (i, ctx) -> i == 1 && peer1 != null ? RingPeer.preparing(ctx, RING, peer1, null)
         : new RingPeer(ctx, RING, shards.get(i)));
-  }
-
-  private static boolean waitFor(java.util.function.BooleanSupplier condition, long millis) throws InterruptedException {
-    long end = System.currentTimeMillis() + millis;
-    while (!condition.getAsBoolean()) {
-      if (System.currentTimeMillis() > end) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
   }
 }

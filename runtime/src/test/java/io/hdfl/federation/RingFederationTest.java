@@ -102,16 +102,7 @@ class RingFederationTest {
     Set<String> passed = Set.of(topics.ledger(Simulation.RECORDER_PROBE), topics.finalModel());
     LoopbackBroker broker = new LoopbackBroker();
     PeerConnector connector = id -> !id.endsWith("-recorder") ? broker.connect(id)
-        : new ForwardingTransport(broker.connect(id)) {
-          @Override
-          public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
-            inner.subscribe(filter, qos, (topic, payload, retained) -> {
-              if (passed.contains(topic)) {
-                handler.onMessage(topic, payload, retained);
-              }
-            });
-          }
-        };
+        : delivering(broker.connect(id), passed::contains);
     Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector);
     assertEquals(PEERS * ROUNDS, r.ledger().size());
     for (int t = 1; t <= PEERS * ROUNDS; t++) {
@@ -140,25 +131,14 @@ class RingFederationTest {
               new String(payload, java.nio.charset.StandardCharsets.US_ASCII)).step()));
       java.util.concurrent.atomic.AtomicInteger acks = new java.util.concurrent.atomic.AtomicInteger();
       PeerConnector connector = id -> !id.endsWith("-peer-003") ? broker.connect(id)
-          : new ForwardingTransport(broker.connect(id)) {
-            @Override
-            public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
-              inner.subscribe(filter, qos, (topic, payload, retained) -> {
-                if (!(TopicFilter.matches(topics.ringAcks("peer-003"), topic) && acks.incrementAndGet() > 1)) {
-                  handler.onMessage(topic, payload, retained);
-                }
-              });
-            }
-          };
+          : delivering(broker.connect(id),
+              topic -> !(TopicFilter.matches(topics.ringAcks("peer-003"), topic) && acks.incrementAndGet() > 1));
       Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(PEERS, PER_PEER), connector);
       assertEquals(PEERS * 2, r.ledger().size(), "peer-004 took the last turn");
       // peer-003 publishes its step-7 entry only when it gives up the hand-off, just before it decides
       // on a final model of its own (the run waits for its round report, which comes after)
-      long deadline = System.nanoTime() + 10_000_000_000L;
-      while (!gaveUp.contains(7L) && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
-      assertTrue(gaveUp.contains(7L), "peer-003 gave its last hand-off up: " + gaveUp);
+      assertTrue(FederationFixture.waitFor(() -> gaveUp.contains(7L), 10_000),
+          "peer-003 gave its last hand-off up: " + gaveUp);
       Thread.sleep(300); // a final model of its own would follow its entry at once
       assertEquals(List.of((long) PEERS * 2), finals, "one final model was published, the full one");
       List<Long> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -168,12 +148,23 @@ class RingFederationTest {
               kept.add(finalStep(payload));
             }
           }));
-      deadline = System.nanoTime() + 5_000_000_000L;
-      while (kept.isEmpty() && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      FederationFixture.waitFor(() -> !kept.isEmpty(), 5_000);
       assertEquals(List.of((long) PEERS * 2), kept, "the broker keeps the full final model");
     }
+  }
+
+  /** {@code t}, whose subscriptions deliver only the messages whose topic {@code delivered} accepts. */
+  private static Transport delivering(Transport t, java.util.function.Predicate<String> delivered) {
+    return new ForwardingTransport(t) {
+      @Override
+      public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
+        inner.subscribe(filter, qos, (topic, payload, retained) -> {
+          if (delivered.test(topic)) {
+            handler.onMessage(topic, payload, retained);
+          }
+        });
+      }
+    };
   }
 
   /** The step of the final model in {@code frame}. */
