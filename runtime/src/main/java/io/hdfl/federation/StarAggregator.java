@@ -143,7 +143,7 @@ public final class StarAggregator implements AutoCloseable {
     }
     ctx.transport().subscribe(topics.starUpdates(), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed) {
-        worker.execute(() -> onUpdate(payload));
+        worker.execute(() -> onUpdate(topic, payload));
       }
     }));
     var s = ctx.settings();
@@ -182,7 +182,7 @@ public final class StarAggregator implements AutoCloseable {
     return lateUpdates;
   }
 
-  private void onUpdate(byte[] payload) {
+  private void onUpdate(String topic, byte[] payload) {
     HopCipher.Opened opened = ctx.open(payload, "an update");
     if (opened == null) {
       return;
@@ -195,6 +195,11 @@ public final class StarAggregator implements AutoCloseable {
       return;
     }
     if (!ctx.senderMatches(opened, env, "an update")) {
+      return;
+    }
+    if (!topic.equals(topics.starUpdate(env.sender()))) {
+      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected an update on " + topic + ": it claims sender "
+          + Roster.quoted(env.sender()) + ", whose updates go to " + topics.starUpdate(env.sender()));
       return;
     }
     if (env.kind() != ModelEnvelope.Kind.CLIENT_UPDATE || env.ledgerLines().size() != 1) {
@@ -212,7 +217,7 @@ public final class StarAggregator implements AutoCloseable {
           + " (now in round " + round + ")");
       return;
     }
-    String problem = entryProblem(env);
+    String problem = updateProblem(env);
     if (problem != null) {
       LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
           + env.round() + ": " + problem);
@@ -237,24 +242,56 @@ public final class StarAggregator implements AutoCloseable {
     }
   }
 
-  /** Why the ledger entry an update carries cannot go into this round's ledger, or null if it can. */
-  private String entryProblem(ModelEnvelope u) {
-    String text = u.ledgerLines().get(0);
+  /**
+   * Why an update cannot go into this round's average and ledger, or null if it can: its ledger entry
+   * must be this client's update of this round, chained to the last aggregate, and its model must be
+   * what that entry describes (the noise state the average's accounting takes from it), built on this
+   * round's global model, and of a size and magnitude the average can take — an update that passed the
+   * envelope's checks could otherwise still fail the aggregation (and stop a device aggregator).
+   */
+  private String updateProblem(ModelEnvelope u) {
+    LedgerEntry e;
     try {
-      LedgerEntry e = LedgerCodec.parse(text);
-      if (!ledger.settings().matches(e)) {
-        return "its ledger entry does not match the federation's ledger settings";
-      }
-      if (!e.peer().equals(u.sender()) || e.round() != round || e.kind() != LedgerEntry.Kind.UPDATE) {
-        return "its ledger entry is not this client's update of round " + round;
-      }
-      if (!e.prevHash().equals(ledger.chainTargetFor(LedgerEntry.Kind.UPDATE))) {
-        return "its ledger entry does not chain to the last aggregate";
-      }
-      return null;
-    } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
-      return "its ledger entry is malformed: " + e.getMessage();
+      e = LedgerCodec.parse(u.ledgerLines().get(0));
+    } catch (io.hdfl.privacy.ledger.LedgerFormatException ex) {
+      return "its ledger entry is malformed: " + ex.getMessage();
     }
+    if (!ledger.settings().matches(e)) {
+      return "its ledger entry does not match the federation's ledger settings";
+    }
+    if (!e.peer().equals(u.sender()) || e.round() != round || e.kind() != LedgerEntry.Kind.UPDATE) {
+      return "its ledger entry is not this client's update of round " + round;
+    }
+    if (!e.prevHash().equals(ledger.chainTargetFor(LedgerEntry.Kind.UPDATE))) {
+      return "its ledger entry does not chain to the last aggregate";
+    }
+    if (u.classes() != classes) {
+      return "its model has " + u.classes() + " classes, the federation's " + classes;
+    }
+    if (u.samplesAbsorbed() != e.samplesTotal() || Double.compare(u.presentVariance(), e.presentAfter()) != 0) {
+      return "its model's noise state (" + u.samplesAbsorbed() + " samples, variance " + u.presentVariance()
+          + ") is not the one its ledger entry records (" + e.samplesTotal() + ", " + e.presentAfter() + ")";
+    }
+    long base = state.samplesAbsorbed();
+    if (e.samplesNew() < 0 || e.samplesNew() > e.samplesTotal() || e.samplesTotal() - e.samplesNew() != base) {
+      return "it does not build on this round's global model (" + base + " samples absorbed; the update claims "
+          + e.samplesNew() + " new of " + e.samplesTotal() + ")";
+    }
+    // the average adds at most K of each: bounded so that no sum overflows
+    if (e.samplesNew() > (Long.MAX_VALUE - base) / clients) {
+      return "it claims " + e.samplesNew() + " new samples, more than an average of " + clients + " can count";
+    }
+    if (u.presentVariance() > Double.MAX_VALUE / clients) {
+      return "its noise variance " + u.presentVariance() + " is too large to average over " + clients + " clients";
+    }
+    float limit = Float.MAX_VALUE / clients;
+    for (float v : u.prototypes()) {
+      if (Math.abs(v) > limit) {
+        return "its model holds a value of magnitude " + Math.abs(v) + ", too large to average over " + clients
+            + " clients";
+      }
+    }
+    return null;
   }
 
   private void aggregate() {
