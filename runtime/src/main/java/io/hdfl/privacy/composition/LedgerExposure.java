@@ -46,22 +46,22 @@ public final class LedgerExposure {
     }
     double[] clientAdded = new double[rounds];
     double[] globalPresent = new double[rounds];
+    int[] averaged = new int[rounds]; // a round closed on a quorum averaged fewer than K: less dilution
     java.util.Arrays.fill(clientAdded, Double.POSITIVE_INFINITY);
-    int clients = 0;
     for (LedgerEntry e : entries) {
       if (e.kind() == LedgerEntry.Kind.UPDATE) {
         clientAdded[e.round() - 1] = Math.min(clientAdded[e.round() - 1], e.addedVariance()); // worst client
       } else {
         globalPresent[e.round() - 1] = e.presentAfter();
-        clients = Math.max(clients, e.contributors().size());
+        averaged[e.round() - 1] = e.contributors().size();
       }
     }
     for (int r = 0; r < rounds; r++) {
-      if (Double.isInfinite(clientAdded[r])) {
-        throw new IllegalArgumentException("round " + (r + 1) + " has no client update in the ledger");
+      if (Double.isInfinite(clientAdded[r]) || averaged[r] == 0) {
+        throw new IllegalArgumentException("round " + (r + 1) + " has no client update or no aggregate in the ledger");
       }
     }
-    return StarExposure.observers(Math.max(1, clients), clientAdded, globalPresent, influence, delta, first.epsilon(),
+    return StarExposure.observers(averaged, clientAdded, globalPresent, influence, delta, first.epsilon(),
         wireEncrypted);
   }
 }

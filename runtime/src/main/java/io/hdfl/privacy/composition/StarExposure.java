@@ -5,13 +5,14 @@ import java.util.List;
 
 /**
  * Per-observer guarantees of a record in a FedHDPrivacy star (K clients, R rounds, L new samples per
- * client per round; each record is learned in one round only). Per round r: {@code clientAdded[r-1]}
- * is Γ_k^r, {@code globalPresent[r-1]} the variance present in the global model after aggregation
- * (server noise included). Observers:
+ * client per round; each record is learned in one round only). Per round r: {@code averaged[r-1]} is
+ * the number k_r of client updates the aggregator averaged (K, or fewer when the round closed on a
+ * quorum), {@code clientAdded[r-1]} is Γ_k^r, {@code globalPresent[r-1]} the variance present in the
+ * global model after aggregation (server noise included). Observers:
  *
  * <ul>
  *   <li><b>final-model user</b> (and any client reading the global models): the global model of the
- *       record's round carries its influence divided by K; later models are post-processing of it;
+ *       record's round carries its influence divided by k_r; later models are post-processing of it;
  *   <li><b>aggregator</b> (the clients' next hop): knows the global model it sent, so subtracting it
  *       from a client's update leaves the local update with only Γ_k^r of noise;
  *   <li><b>wire reader</b> (updates not end-to-end encrypted): the global model is published, so it can
@@ -25,17 +26,32 @@ import java.util.List;
 public final class StarExposure {
   private StarExposure() {}
 
+  /** As {@link #observers(int[], double[], double[], RecordInfluence, double, double, boolean)} with K averaged every round. */
   public static List<ObserverGuarantee> observers(int clients, double[] clientAdded, double[] globalPresent,
       RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
+    int[] averaged = new int[clientAdded.length];
+    java.util.Arrays.fill(averaged, clients);
+    return observers(averaged, clientAdded, globalPresent, influence, delta, headlineEpsilon, wireEncrypted);
+  }
+
+  public static List<ObserverGuarantee> observers(int[] averaged, double[] clientAdded, double[] globalPresent,
+      RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
     int rounds = clientAdded.length;
-    if (clients < 1 || rounds < 1 || globalPresent.length != rounds) {
-      throw new IllegalArgumentException("need K >= 1, R >= 1 and one value per round");
+    if (rounds < 1 || globalPresent.length != rounds || averaged.length != rounds) {
+      throw new IllegalArgumentException("need R >= 1 and one value per round");
+    }
+    for (int k : averaged) {
+      if (k < 1) {
+        throw new IllegalArgumentException("need k >= 1 updates averaged in every round, got " + k);
+      }
     }
     double influenceOne = influence.firstRound();
     List<ObserverGuarantee> out = new ArrayList<>();
-    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne / clients, globalPresent[r - 1],
-            "global model of round " + r)), r -> "a record learned in round " + r,
-        "final-model user", "the global model (a record's influence divided by K)", delta, headlineEpsilon));
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne / averaged[r - 1],
+            globalPresent[r - 1], "global model of round " + r + " (" + averaged[r - 1] + " updates averaged)")),
+        r -> "a record learned in round " + r,
+        "final-model user", "the global model (a record's influence divided by the updates averaged)", delta,
+        headlineEpsilon));
     out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne, clientAdded[r - 1],
             "client update of round " + r + " minus the global model")), r -> "a record learned in round " + r,
         "aggregator", "each client's update, minus the global model it sent", delta, headlineEpsilon));

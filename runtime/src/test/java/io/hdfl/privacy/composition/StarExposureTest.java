@@ -35,4 +35,22 @@ class StarExposureTest {
     assertTrue(fin.epsilonRdp() < agg.epsilonRdp(), "averaging protects more than a single update");
     assertEquals(2, StarExposure.observers(k, gamma, present, inf, 1e-6, 1.0, true).size());
   }
+
+  @Test
+  void aRoundAveragedOverFewerUpdatesDilutesARecordLess() {
+    RecordInfluence inf = new RecordInfluence(10000, 1);
+    double[] added = {100, 100, 100};
+    double[] present = {50, 60, 70};
+    ObserverGuarantee all = finalModelUser(StarExposure.observers(new int[] {4, 4, 4}, added, present, inf, 1e-6, 1.0,
+        true));
+    assertEquals(inf.firstRound() / 4 / Math.sqrt(50), all.mu(), 1e-12, "round 1 is the worst with 4 in every round");
+    ObserverGuarantee quorum = finalModelUser(StarExposure.observers(new int[] {4, 2, 4}, added, present, inf, 1e-6,
+        1.0, true));
+    assertEquals(inf.firstRound() / 2 / Math.sqrt(60), quorum.mu(), 1e-12, "round 2 averaged only 2 updates");
+    assertTrue(quorum.epsilonRdp() > all.epsilonRdp());
+  }
+
+  static ObserverGuarantee finalModelUser(List<ObserverGuarantee> g) {
+    return g.stream().filter(o -> o.observer().equals("final-model user")).findFirst().orElseThrow();
+  }
 }

@@ -1,0 +1,47 @@
+package io.hdfl.privacy.composition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.hdfl.privacy.ledger.LedgerEntry;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The report of a real star run takes, per round, the number of updates its aggregate averaged. */
+class LedgerExposureTest {
+  static final int D = 2000;
+
+  @Test
+  void aStarRoundClosedOnAQuorumIsReportedWithTheUpdatesItAveraged() {
+    int[] averaged = {4, 2, 4};
+    double[] present = {50, 60, 70};
+    List<LedgerEntry> ledger = new ArrayList<>();
+    for (int r = 1; r <= averaged.length; r++) {
+      for (int c = 1; c <= averaged[r - 1]; c++) {
+        ledger.add(entry(LedgerEntry.Kind.UPDATE, "client-00" + c, r, 100, List.of()));
+      }
+      ledger.add(entry(LedgerEntry.Kind.AGGREGATE, "aggregator", r, present[r - 1],
+          Collections.nCopies(averaged[r - 1], "0".repeat(64))));
+    }
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    ObserverGuarantee user = StarExposureTest.finalModelUser(LedgerExposure.observers(ledger, 1, true));
+    assertEquals(inf.firstRound() / 2 / Math.sqrt(60), user.mu(), 1e-12, "round 2 averaged 2 updates, not 4");
+    ObserverGuarantee expected = StarExposureTest.finalModelUser(StarExposure.observers(averaged, new double[] {100, 100,
+        100}, present, inf, LedgerExposure.reportDelta(ledger), 1.0, true));
+    assertEquals(expected.epsilonRdp(), user.epsilonRdp(), 0.0);
+
+    ledger.remove(ledger.size() - 1); // the last round without its aggregate
+    assertThrows(IllegalArgumentException.class, () -> LedgerExposure.observers(ledger, 1, true));
+  }
+
+  private static LedgerEntry entry(LedgerEntry.Kind kind, String peer, int round, double variance,
+      List<String> contributors) {
+    boolean update = kind == LedgerEntry.Kind.UPDATE;
+    return new LedgerEntry(LedgerEntry.FORMAT_VERSION, "f", peer, kind, LedgerEntry.Topology.STAR, round, round,
+        10, 10L * round, update ? 1.0 : 1.0 / contributors.size(), variance, 0, update ? variance : 0, variance, 1.0,
+        1e-3, D, LedgerEntry.Schedule.FEDHDP, LedgerEntry.Source.SEEDED, true, contributors, "", "0".repeat(64), "t",
+        null);
+  }
+}
