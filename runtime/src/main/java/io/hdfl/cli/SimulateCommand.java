@@ -88,9 +88,10 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--peers", defaultValue = "10", description = "Peers (ring) or clients (star) K (default: ${DEFAULT-VALUE}).")
   int peers;
 
-  @Option(names = "--per-round", defaultValue = "100", paramLabel = "L",
-      description = "Star: new samples per client per round (default: ${DEFAULT-VALUE}).")
-  long perRound;
+  @Option(names = "--per-round", paramLabel = "L",
+      description = "Star: new samples per client per round (default: 100, or fewer when the smallest client's data "
+          + "cannot give every round that many new ones: a stored sample is learned once).")
+  Long perRound;
 
   @Option(names = "--epochs", defaultValue = "1", description = "Retraining passes per round (default: ${DEFAULT-VALUE}).")
   int epochs;
@@ -154,7 +155,7 @@ final class SimulateCommand implements Callable<Integer> {
     // The encoder's feature count (1 here) is bound to the training data's by FederatedRun.
     FederationSettings settings = FederationSettings.builder().topology(topo).privacy(mode).params(params)
         .encoder(new EncoderSpec(encoder, 1, dim, seed)).similarity(similarity).rounds(rounds)
-        .retrainEpochs(epochs).perRound(perRound).quorum(quorum).roundDeadline(Duration.ofSeconds(deadlineSeconds))
+        .retrainEpochs(epochs).perRound(perRound != null ? perRound : 100).quorum(quorum).roundDeadline(Duration.ofSeconds(deadlineSeconds))
         .seed(seed).maxPacketBytes(maxPacket)
         .encryption(encryption.equalsIgnoreCase("none") ? null : io.hdfl.security.HopAead.parse(encryption))
         .federation("sim-" + Long.toHexString(System.nanoTime() & 0xffffffL)).build();
@@ -171,7 +172,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
     RunPlan plan = new RunPlan(settings, trainFile, testFile, scheme, peers, transport, broker, noise, prof,
         threads == null ? Runtime.getRuntime().availableProcessors() : threads, Duration.ofSeconds(timeoutSeconds),
-        outDir, source, encodings);
+        outDir, source, encodings, perRound != null);
     RunResult r = new FederatedRun(VectorKernelsProvider.get()).execute(plan, new RunProgress() {
       @Override
       public void stage(String what) {

@@ -89,6 +89,12 @@ public record FederationSettings(
         ackTimeout, roundDeadline, quorum, seed, maxPacketBytes, encryption);
   }
 
+  /** These settings with {@code perRound} new samples per client per round (star). */
+  public FederationSettings withPerRound(long perRound) {
+    return new FederationSettings(federation, topology, privacy, params, encoder, similarity, rounds, retrainEpochs,
+        perRound, ackTimeout, roundDeadline, quorum, seed, maxPacketBytes, encryption);
+  }
+
   /** The ledger settings peers sign under. */
   public LedgerSettings ledgerSettings() {
     LedgerEntry.Schedule schedule = switch (privacy) {

@@ -8,8 +8,9 @@ import java.util.SplittableRandom;
 /**
  * A client's local data as a stream for continuous learning: each round takes the next L samples,
  * balanced across classes where the data allow (classes are visited round-robin in a seeded order,
- * each class's samples in a seeded shuffled order). When the shard is exhausted the stream starts
- * over; the accountant counts samples with repetition either way.
+ * each class's samples in a seeded shuffled order). Each stored sample is given once: the star's
+ * privacy accounting (README, "Honest composition report") counts a record in the one round that
+ * learns it, so a shard used up is an error ({@link #next}), not a stream that starts over.
  */
 final class SampleStream implements LocalStream {
   private final EncodedSet data;
@@ -45,26 +46,49 @@ final class SampleStream implements LocalStream {
     }
   }
 
-  /** Continues after the first {@code taken} samples of the order (which starts over at its end). */
+  /** Continues after the first {@code taken} samples of the order. */
   @Override
   public void resumeAfter(long taken) {
-    if (taken < 0) {
-      throw new IllegalArgumentException("samples taken must be >= 0, got " + taken);
+    if (taken < 0 || taken > order.length) {
+      throw new IllegalArgumentException("samples taken must be within the shard's " + order.length + ", got " + taken);
     }
-    cursor = (int) (taken % order.length);
+    cursor = (int) taken;
   }
 
-  /** The next {@code count} samples. */
+  /** Samples given so far. */
+  long taken() {
+    return cursor;
+  }
+
+  /**
+   * The next {@code count} samples.
+   *
+   * @throws IllegalStateException if fewer than {@code count} samples are left
+   */
   @Override
   public EncodedSet next(long count) {
     if (count > Integer.MAX_VALUE / Math.max(1, data.dim())) {
       throw new IllegalArgumentException("too many samples per round: " + count);
     }
-    int[] idx = new int[(int) count];
-    for (int i = 0; i < idx.length; i++) {
-      idx[i] = order[cursor];
-      cursor = (cursor + 1) % order.length;
+    if (count > order.length - cursor) {
+      throw new IllegalStateException("the stored shard is used up: " + order.length + " samples, " + cursor
+          + " learned, " + count + " more asked for (a star learns each stored sample in one round only)");
     }
+    int[] idx = java.util.Arrays.copyOfRange(order, cursor, cursor + (int) count);
+    cursor += (int) count;
     return data.subset(idx);
+  }
+
+  /**
+   * Why a shard of {@code size} samples cannot feed {@code rounds} rounds of {@code perRound} new
+   * samples, or null if it can.
+   */
+  static String shortfall(String client, long size, int rounds, long perRound) {
+    if (size >= (long) rounds * perRound) {
+      return null;
+    }
+    return client + " holds " + size + " samples, fewer than the " + rounds + " x " + perRound + " new samples of "
+        + rounds + " rounds (a star client learns each stored sample in one round only, as its privacy accounting "
+        + "assumes): lower per-round or rounds, or give each client more data";
   }
 }

@@ -81,6 +81,15 @@ public final class Simulation {
     if (shards.isEmpty()) {
       throw new IllegalArgumentException("a federation needs at least one peer");
     }
+    if (settings.topology() == Topology.STAR) {
+      for (int i = 0; i < shards.size(); i++) { // before anything connects (each StarClient checks it too)
+        String shortfall = SampleStream.shortfall(peerIds().get(i), shards.get(i).size(), settings.rounds(),
+            settings.perRound());
+        if (shortfall != null) {
+          throw new IllegalArgumentException(shortfall);
+        }
+      }
+    }
   }
 
   private Simulation(FederationSettings settings, List<EncodedSet> shards, int classes, PeerConnector connector,

@@ -47,6 +47,8 @@ public final class StarClient implements AutoCloseable {
   private final SerialWorker worker;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
+  /** The last round whose samples the data source failed to give (logged once per round). */
+  private int failedRound;
   /** The first wait before an update is sent again: the aggregator's re-announce period. */
   static final long RESEND_AFTER = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(StarAggregator.REANNOUNCE_MILLIS);
   /** The update of {@link #lastRound} (unsealed) and whom it went to, sent again if that round is re-announced. */
@@ -60,20 +62,41 @@ public final class StarClient implements AutoCloseable {
   private volatile ClientCheckpoint committed;
   private long samplesTaken;
   private final CompletableFuture<Void> failure = new CompletableFuture<>();
+  /** Global models waiting for the worker: bounded (the aggregator announces a round again while it waits). */
+  private final io.hdfl.concurrent.IntakeLimit intake;
   /** Counters at the previous report: a report covers everything since (the model received included). */
   private TransportStats lastStats = new TransportStats(0, 0, 0, 0);
 
-  /** A client learning from a stored shard, L samples a round. */
+  /**
+   * A client learning from a stored shard, L samples a round.
+   *
+   * @throws IllegalArgumentException if the shard holds fewer than R × L samples (each is learned once)
+   */
   public StarClient(PeerContext ctx, EncodedSet data) {
     this(ctx, new SampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
+    String shortfall = SampleStream.shortfall("client " + ctx.id(), data.size(), ctx.settings().rounds(),
+        ctx.settings().perRound());
+    if (shortfall != null) {
+      throw new IllegalArgumentException(shortfall);
+    }
   }
 
   /**
    * A client learning from a stored shard whose encodings are still being prepared: it subscribes at
-   * once and waits for them when the first global model arrives.
+   * once and waits for them when the first global model arrives. Once they are ready, a shard of fewer
+   * than R × L samples stops the client ({@link #failure}) with the reason, before any round needs them.
    */
   public static StarClient preparing(PeerContext ctx, CompletableFuture<EncodedSet> data) {
-    return new StarClient(ctx, new PreparingSampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
+    StarClient c = new StarClient(ctx, new PreparingSampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
+    data.thenAccept(d -> {
+      String shortfall = SampleStream.shortfall("client " + ctx.id(), d.size(), ctx.settings().rounds(),
+          ctx.settings().perRound());
+      if (shortfall != null) {
+        LOG.log(System.Logger.Level.ERROR, shortfall + "; stopping");
+        c.failure.completeExceptionally(new IllegalArgumentException(shortfall));
+      }
+    });
+    return c;
   }
 
   /** A client learning from {@code stream} (e.g. a live signal source), L samples a round. */
@@ -84,6 +107,7 @@ public final class StarClient implements AutoCloseable {
     this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), p, 1.0));
     this.topics = ctx.topics();
     this.worker = new SerialWorker("hdfl-client-" + ctx.id());
+    this.intake = new io.hdfl.concurrent.IntakeLimit("client " + ctx.id(), io.hdfl.concurrent.IntakeLimit.quarterOfHeap());
   }
 
   /** Commits every update before publishing it (call before {@link #start}). Returns this client. */
@@ -144,8 +168,11 @@ public final class StarClient implements AutoCloseable {
 
   public void start() throws TransportException {
     ctx.transport().subscribe(topics.starGlobal(), 1, ctx.frames().receiver((topic, payload, retained) -> {
-      if (!closed) {
-        worker.execute(() -> onGlobal(payload));
+      if (!closed && intake.admit(payload.length)) {
+        worker.execute(() -> {
+          intake.release(payload.length);
+          onGlobal(payload);
+        });
       }
     }));
   }
@@ -171,11 +198,6 @@ public final class StarClient implements AutoCloseable {
     long t0 = System.nanoTime();
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
-    lastRound = round;
-    lastUpdate = null;
-    ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
-    String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
-        : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
     EncodedSet fresh;
     try {
       fresh = stream.next(ctx.settings().perRound());
@@ -183,10 +205,19 @@ public final class StarClient implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": its data source failed, so it sits out round " + round
-          + ": " + e.getMessage());
+      // the round stays unanswered: the aggregator announces it again while it waits, and the client tries again
+      if (failedRound != round) {
+        failedRound = round;
+        LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": its data source failed, so it cannot answer round "
+            + round + " (it tries again when the round is announced again): " + e.getMessage());
+      }
       return;
     }
+    lastRound = round;
+    lastUpdate = null;
+    ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
+    String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
+        : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
     LocalUpdate.Outcome out = update.apply(model, fresh, true, -1,
         new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed()), round, round, prev,
         ctx.settings().seed() * 1_000_003L + round * 7919L + ctx.id().hashCode());
@@ -236,7 +267,7 @@ public final class StarClient implements AutoCloseable {
     }
   }
 
-  /** Sends the update of the last round answered again, if due (a client whose data source failed has none). */
+  /** Sends the update of the last round answered again, if due. */
   private void resendUpdate() {
     if (lastUpdate == null || System.nanoTime() - lastSentAt < resendAfter) {
       return;

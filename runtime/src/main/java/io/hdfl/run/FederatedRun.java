@@ -49,6 +49,25 @@ public final class FederatedRun {
     this.kernels = kernels;
   }
 
+  /**
+   * A star's L when {@code --per-round} was not given: the default (100), or less when the smallest
+   * client shard cannot give every round that many new samples (each stored sample is learned once).
+   */
+  private static FederationSettings fitPerRound(FederationSettings s, RunPlan plan, List<EncodedSet> shards,
+      RunProgress progress) {
+    if (s.topology() != Topology.STAR || plan.perRoundChosen() || shards.isEmpty()) {
+      return s;
+    }
+    long smallest = shards.stream().mapToLong(EncodedSet::size).min().getAsLong();
+    long fits = smallest / s.rounds();
+    if (fits >= s.perRound() || fits < 1) {
+      return s; // enough; or not even one a round, which the simulation refuses with its reason
+    }
+    progress.stage("L = " + fits + " new samples per client per round: the smallest client shard holds " + smallest
+        + " samples for " + s.rounds() + " rounds, and a star learns each stored sample once");
+    return s.withPerRound(fits);
+  }
+
   public RunResult execute(RunPlan plan, RunProgress progress) throws Exception {
     RunFolder folder = new RunFolder(plan.out());
     folder.checkWritable(); // before the run, not after it
@@ -56,45 +75,49 @@ public final class FederatedRun {
     VectorKernelsProvider.primeInBackground();
     // and the signing code's one-time setup done then too, not as the federation's clock starts
     PeerKeys.prepareInBackground();
-    FederationSettings s;
+    FederationSettings bound;
     EncodedSet testSet;
     List<EncodedSet> shards = new ArrayList<>();
     List<LiveStream> streams = null;
     int classes;
     List<String> classNames;
     if (plan.source() != null) {
-      s = plan.settings().withFeatures(SyntheticMachiningFleet.FEATURES);
+      bound = plan.settings().withFeatures(SyntheticMachiningFleet.FEATURES);
       classes = SyntheticMachiningFleet.CLASSES;
       classNames = Dataset.indexClassNames(classes);
       progress.stage("starting " + plan.peers() + " synthetic machines (90 signals at 500 Hz, windows of "
           + SyntheticMachiningFleet.WINDOW + ")");
-      Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
-      SyntheticMachiningFleet.Fleet fleet = SyntheticMachiningFleet.build(s.seed(), plan.peers(), encoder);
+      Encoder encoder = new Encoder(bound.encoder(), kernels, plan.threads());
+      SyntheticMachiningFleet.Fleet fleet = SyntheticMachiningFleet.build(bound.seed(), plan.peers(), encoder);
       testSet = plan.encodings().apply(fleet.test());
       streams = fleet.streams();
-      if (s.topology() == Topology.RING) {
+      if (bound.topology() == Topology.RING) {
         // ring peers retrain on a shard of their machine's next windows; star clients learn live, round by round
         for (LiveStream live : streams) {
-          shards.add(plan.encodings().apply(live.next(s.perRound())));
+          shards.add(plan.encodings().apply(live.next(bound.perRound())));
         }
       }
     } else {
       progress.stage("loading data");
       Dataset train = Datasets.load(plan.train());
       Dataset test = Datasets.loadCompatible(plan.test(), train);
-      s = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
+      bound = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
       classes = train.numClasses();
       classNames = train.classNames();
-      progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + s.encoder().dim());
-      Encoder encoder = new Encoder(s.encoder(), kernels, plan.threads());
+      progress.stage("encoding " + train.size() + " + " + test.size() + " samples at D=" + bound.encoder().dim());
+      Encoder encoder = new Encoder(bound.encoder(), kernels, plan.threads());
       // int8 encodings are quantized chunk by chunk: the whole data set is never held as floats
       EncodedSet all = EncodedSet.encode(encoder, train.features(), train.size(), train.labels(), train.numClasses(),
           plan.threads(), plan.encodings());
       testSet = EncodedSet.encode(encoder, test.features(), test.size(), test.labels(), train.numClasses(),
           plan.threads(), plan.encodings());
-      for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, s.seed()).assign(train)) {
+      for (int[] idx : Partitioner.of(plan.split(), plan.peers(), true, bound.seed()).assign(train)) {
         shards.add(all.subset(idx));
       }
+    }
+    FederationSettings s = streams == null ? fitPerRound(bound, plan, shards, progress) : bound;
+    if (s != bound) {
+      plan = plan.withSettings(s);
     }
     Function<String, NoiseSource> noise = plan.noise().equals("secure")
         ? id -> new SecureNoiseSource()

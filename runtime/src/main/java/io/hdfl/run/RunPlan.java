@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param noise {@code seeded} or {@code secure}
  * @param profile energy/device profile name or spec (see DeviceProfiles)
  * @param encodings how every peer keeps its cached encodings (and the test set is kept)
+ * @param perRoundChosen whether the star's L was given ({@code --per-round}); if not, a run on data files
+ *     lowers the default to what the smallest client shard can give every round
  */
 public record RunPlan(
     FederationSettings settings,
@@ -30,7 +32,8 @@ public record RunPlan(
     Duration timeout,
     Path out,
     String source,
-    EncodingPrecision encodings) {
+    EncodingPrecision encodings,
+    boolean perRoundChosen) {
 
   /**
    * The {@code hdfl eval} command that scores the run's final model as the run did: on its test file
@@ -48,7 +51,13 @@ public record RunPlan(
   public RunPlan(FederationSettings settings, Path train, Path test, Partitioner.Scheme split, int peers, String transport,
       String brokerUrl, String noise, String profile, int threads, Duration timeout, Path out) {
     this(settings, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, null,
-        EncodingPrecision.INT8);
+        EncodingPrecision.INT8, true);
+  }
+
+  /** This plan with {@code s} as its federation's settings. */
+  public RunPlan withSettings(FederationSettings s) {
+    return new RunPlan(s, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, source,
+        encodings, perRoundChosen);
   }
 
   public RunPlan {

@@ -96,6 +96,31 @@ class SimulateCommandTest {
     assertEquals("star", j.get("topology").asText());
   }
 
+  /**
+   * A star client learns each stored sample in one round only (its privacy report assumes so): an L
+   * the shards cannot give every round is refused, and the default L fits the smallest shard.
+   */
+  @Test
+  void aStarLearnsEachStoredSampleOnceAndItsDefaultLFitsTheShards() throws Exception {
+    Path[] d = data(); // 240 training samples: 80 a client
+    String[] common = {"simulate", "--train", d[0].toString(), "--test", d[1].toString(), "--topology", "star",
+        "--transport", "loopback", "--privacy", "none", "--peers", "3", "--rounds", "2", "--dim", "500"};
+    List<String> tooMany = new java.util.ArrayList<>(List.of(common));
+    tooMany.addAll(List.of("--per-round", "50", "--out", dir.resolve("big").toString()));
+    CliRun big = CliRun.of(tooMany.toArray(new String[0]));
+    assertEquals(2, big.code(), big.err());
+    assertTrue(big.err().contains("client-001 holds 80 samples, fewer than the 2 x 50 new samples of 2 rounds"),
+        big.err());
+    List<String> byDefault = new java.util.ArrayList<>(List.of(common));
+    byDefault.addAll(List.of("--out", dir.resolve("fit").toString()));
+    CliRun fit = CliRun.of(byDefault.toArray(new String[0]));
+    assertEquals(0, fit.code(), fit.err());
+    assertTrue(fit.err().contains("L = 40 new samples per client per round: the smallest client shard holds 80"),
+        fit.err());
+    String summary = java.nio.file.Files.readString(dir.resolve("fit").resolve("summary.md"));
+    assertTrue(summary.contains("| samples per client per round (L) | 40 |"), summary);
+  }
+
   @Test
   void peersKeepInt8EncodingsUnlessAskedForFloat32() throws Exception {
     Path[] d = data();

@@ -172,7 +172,7 @@ class CrashRecoveryTest {
     DeviceFleet f = new DeviceFleet(Files.createDirectories(dir), federation);
     f.device("agg", "aggregator", broker, "star.clients = 2", "features = 10", "rounds = " + STAR_ROUNDS);
     for (String id : List.of("c1", "c2")) {
-      f.device(id, "star-client", broker, "per-round = 15", "rounds = " + STAR_ROUNDS);
+      f.device(id, "star-client", broker, "per-round = 5", "rounds = " + STAR_ROUNDS); // 8 x 5 of the 45 samples
     }
     f.enrol();
     return f;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.schedule.ScheduleMode;
+import io.hdfl.transport.Transport;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -86,6 +87,28 @@ class PreparingDataTest {
     CompletableFuture<EncodedSet> failed = new CompletableFuture<>();
     failed.completeExceptionally(new java.io.IOException("unreadable"));
     assertThrows(java.io.UncheckedIOException.class, () -> new PreparingSampleStream(failed, 1).next(1));
+  }
+
+  @Test
+  void aStarClientWhoseShardCannotFeedEveryRoundStopsWithTheReasonOnceItsDataAreReady() throws Exception {
+    FederationSettings s = FederationFixture.star(3, 10).build();
+    Transport t = new io.hdfl.transport.LoopbackBroker().connect("client-001");
+    PeerContext ctx = new PeerContext("client-001", s, t, io.hdfl.privacy.ledger.PeerKeys.generate("client-001"),
+        new io.hdfl.privacy.noise.SeededNoiseSource(1, FederationFixture.K), FederationFixture.K,
+        new MetricsPublisher(t, new Topics(s.federation()), "client-001"), new FrameChannel(t, 0));
+    CompletableFuture<EncodedSet> later = new CompletableFuture<>();
+    try (StarClient c = StarClient.preparing(ctx, later)) {
+      c.start();
+      assertFalse(c.failure().isDone());
+      later.complete(FederationFixture.shards(1, 29).get(0)); // 3 rounds of 10 need 30
+      ExecutionException e = assertThrows(ExecutionException.class, () -> c.failure().get(10, TimeUnit.SECONDS));
+      assertTrue(e.getCause().getMessage().startsWith("client client-001 holds 29 samples, fewer than the 3 x 10"),
+          e.getCause().getMessage());
+    }
+    CompletableFuture<EncodedSet> enough = CompletableFuture.completedFuture(FederationFixture.shards(1, 30).get(0));
+    try (StarClient c = StarClient.preparing(ctx, enough)) {
+      assertFalse(c.failure().isDone(), "30 samples feed 3 rounds of 10");
+    }
   }
 
   private ModelEnvelope runRing(FederationSettings s, List<EncodedSet> shards, CompletableFuture<EncodedSet> peer1)

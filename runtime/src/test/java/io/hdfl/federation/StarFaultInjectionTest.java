@@ -107,6 +107,41 @@ class StarFaultInjectionTest {
   }
 
   /**
+   * A client whose data source fails once (a sensor bus reset, say) cannot answer that round; it
+   * answers when the aggregator announces the round again, so the round is not stalled for good with
+   * the default quorum (every client), and the run ends as one without the failure.
+   */
+  @Test
+  void aClientWhoseDataSourceFailedOnceAnswersTheRoundWhenItIsAnnouncedAgain() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
+    java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+    List<LocalStream> streams = new java.util.ArrayList<>();
+    for (int i = 0; i < CLIENTS; i++) {
+      SampleStream shard = new SampleStream(SHARDS.get(i), s.seed() ^ String.format("client-%03d", i + 1).hashCode());
+      boolean flaky = i == 1;
+      streams.add(count -> {
+        if (flaky && round2(shard) && failures.getAndIncrement() == 0) {
+          throw new java.io.UncheckedIOException(new java.io.IOException("sensor bus reset"));
+        }
+        return shard.next(count);
+      });
+    }
+    LoopbackBroker lb = new LoopbackBroker();
+    Simulation sim = Simulation.ofStreams(s, streams, FederationFixture.CLASSES, lb::connect, FederationFixture.K,
+        id -> new io.hdfl.privacy.noise.SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
+    Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
+    assertTrue(failures.get() >= 1, "the source failed");
+    assertEquals(Collections.nCopies(ROUNDS, CLIENTS), RunAudit.star(r, s, PER_ROUND, "flaky source"));
+    Simulation.Result reference = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
+    assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), "the failure changed nothing");
+  }
+
+  /** Whether round 1's samples were taken from {@code shard} (so the next are round 2's). */
+  private static boolean round2(SampleStream shard) {
+    return shard.taken() == PER_ROUND;
+  }
+
+  /**
    * Lost and corrupted global models and updates, with encrypted updates, over the embedded broker:
    * a client that missed a global model gets it when the aggregator announces it again; a round is
    * averaged over the updates that arrived intact by its deadline.

@@ -21,7 +21,7 @@ class StarFederationTest {
     int k = 3, rounds = 4;
     long l = 20;
     FederationSettings s = FederationFixture.star(rounds, l).build();
-    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(k, 60), new LoopbackBroker()::connect);
+    Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(k, 80), new LoopbackBroker()::connect);
     List<LedgerLine> ledger = r.ledger();
     assertEquals((k + 1) * rounds, ledger.size());
     var p = s.params();
