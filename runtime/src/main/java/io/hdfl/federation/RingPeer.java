@@ -65,6 +65,8 @@ public final class RingPeer implements AutoCloseable {
   private final LocalUpdate update;
   private final Topics topics;
   private final SerialWorker worker;
+  /** Received models waiting for the worker: bounded (one dropped is not acknowledged, so it is sent again). */
+  private final io.hdfl.concurrent.IntakeLimit intake;
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile long lastStep = -1;
@@ -140,6 +142,7 @@ public final class RingPeer implements AutoCloseable {
     this.update = new LocalUpdate(ctx, NoisePolicy.of(ctx.settings().privacy(), ctx.settings().params(), 1.0));
     this.topics = ctx.topics();
     this.worker = new SerialWorker("hdfl-peer-" + ctx.id());
+    this.intake = new io.hdfl.concurrent.IntakeLimit("peer " + ctx.id(), io.hdfl.concurrent.IntakeLimit.quarterOfHeap());
   }
 
   /**
@@ -256,10 +259,16 @@ public final class RingPeer implements AutoCloseable {
     // peer. The worker is given the model before the ack is sent: over MQTT the ack's publish waits for
     // the broker's PUBACK, a round trip that would otherwise delay every hop of the ring.
     ctx.transport().subscribe(topics.ringInbox(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
-      if (!closed) {
+      // a model dropped for want of room is not acknowledged: its sender sends it again
+      if (!closed && intake.admit(payload.length)) {
         Received r = onModel(payload);
-        if (r != null) {
-          worker.execute(() -> process(r.env()));
+        if (r == null) {
+          intake.release(payload.length);
+        } else {
+          worker.execute(() -> {
+            intake.release(payload.length);
+            process(r.env());
+          });
           sendAck(r.env());
           if (r.fresh()) {
             CrashPoints.reached("ring.acked", r.env().step() + 1);
@@ -315,6 +324,15 @@ public final class RingPeer implements AutoCloseable {
     }
     if (env.kind() != ModelEnvelope.Kind.RING_MODEL) {
       LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored a " + env.kind() + " on its inbox");
+      return null;
+    }
+    // a step or round no hop of this run has: acknowledged and journaled, it would make every real
+    // model look like a duplicate of a step already taken, or leave a journal entry a restart refuses
+    long lastOfRun = (long) order.size() * ctx.settings().rounds();
+    if (env.step() < 0 || env.step() >= lastOfRun || env.round() < 1 || env.round() > ctx.settings().rounds()) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
+          + ": step " + env.step() + " of round " + env.round() + " is not a hop of this run (" + order.size()
+          + " peers, " + ctx.settings().rounds() + " rounds)");
       return null;
     }
     long step = env.step() + 1;
@@ -377,19 +395,37 @@ public final class RingPeer implements AutoCloseable {
     int round = env.round();
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     ModelNoiseState before = new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed());
+    if (env.classes() != data.classes()) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
+          + " (step " + env.step() + "): it has " + env.classes() + " classes, this peer's data " + data.classes());
+      drop(env);
+      return;
+    }
     EncodedSet fresh = round > 1 && arrivals != null ? arrivals.get() : null;
+    EncodedSet all = data;
     if (fresh != null && fresh.size() > 0) {
-      data = data.concat(fresh); // learned once by bundling, then retrained on with the rest
+      all = data.concat(fresh); // learned once by bundling, then retrained on with the rest
     } else {
       fresh = null;
     }
     // the first turn this peer really takes bundles its data (round 1, or later for a peer that missed it);
     // round 1 trains (bundles) only, as PrivateDFL does, and every later round retrains
-    EncodedSet toBundle = bundled ? fresh : data;
-    bundled = true;
+    EncodedSet toBundle = bundled ? fresh : all;
     int epochs = round == 1 ? 0 : ctx.settings().retrainEpochs();
-    LocalUpdate.Outcome out = update.apply(model, data, toBundle, epochs, -1, before, round, step, prev,
-        ctx.settings().seed() * 1_000_003L + step);
+    LocalUpdate.Outcome out;
+    try {
+      out = update.apply(model, all, toBundle, epochs, -1, before, round, step, prev,
+          ctx.settings().seed() * 1_000_003L + step);
+    } catch (RuntimeException e) {
+      // a model this peer cannot train on (a sample count at the end of a long, say): forgotten, so that
+      // a restart does not meet it again in the journal (the windows that arrived are lost with it)
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
+          + " (step " + env.step() + ") it cannot train on: " + e);
+      drop(env);
+      return;
+    }
+    data = all;
+    bundled = true;
     CrashPoints.reached("ring.trained", step);
     List<String> tail = new ArrayList<>(env.ledgerLines());
     tail.add(out.line().text());

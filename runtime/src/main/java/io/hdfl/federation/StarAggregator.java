@@ -66,6 +66,9 @@ public final class StarAggregator implements AutoCloseable {
   /** The model to publish first: the empty round-1 model, or a restarted aggregator's committed one. */
   private ModelEnvelope first;
   private final java.util.concurrent.CompletableFuture<Void> failure = new java.util.concurrent.CompletableFuture<>();
+  /** Updates waiting for the worker, unopened: bounded (a client whose update is dropped sends it again). */
+  private final io.hdfl.concurrent.IntakeLimit intake =
+      new io.hdfl.concurrent.IntakeLimit("aggregator", io.hdfl.concurrent.IntakeLimit.quarterOfHeap());
 
   public StarAggregator(PeerContext ctx, int clients, int classes) {
     this(ctx, clients, classes, PrivacyLedger.inMemory(ctx.settings().ledgerSettings()));
@@ -142,8 +145,11 @@ public final class StarAggregator implements AutoCloseable {
           + " already has entries");
     }
     ctx.transport().subscribe(topics.starUpdates(), 1, ctx.frames().receiver((topic, payload, retained) -> {
-      if (!closed) {
-        worker.execute(() -> onUpdate(topic, payload));
+      if (!closed && intake.admit(payload.length)) {
+        worker.execute(() -> {
+          intake.release(payload.length);
+          onUpdate(topic, payload);
+        });
       }
     }));
     var s = ctx.settings();

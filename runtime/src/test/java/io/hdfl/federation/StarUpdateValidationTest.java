@@ -2,10 +2,7 @@ package io.hdfl.federation;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hdfl.codec.EnvelopeCodec;
-import io.hdfl.codec.Expectations;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.ledger.LedgerCodec;
@@ -13,10 +10,8 @@ import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.Transport;
-import io.hdfl.transport.TransportException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,42 +34,55 @@ class StarUpdateValidationTest {
   @Test
   void updatesThatCannotBeAveragedAreRejectedAndTheRoundGoesOn() throws Exception {
     FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
-    Topics topics = new Topics(s.federation());
-    String ownTopic = topics.starUpdate("client-001");
-    List<Forgery> forgeries = List.of(
-        new Forgery("one class fewer", ownTopic, u -> with(u, u.classes() - 1,
-            Arrays.copyOf(u.prototypes(), (u.classes() - 1) * u.dim()), u.presentVariance(), u.samplesAbsorbed())),
-        new Forgery("less noise than its entry records", ownTopic, u -> with(u, u.classes(), u.prototypes(),
-            u.presentVariance() / 2, u.samplesAbsorbed())),
-        new Forgery("a value the average would overflow on", ownTopic, u -> {
+    String ownTopic = new Topics(s.federation()).starUpdate("client-001");
+    List<ForgingTransport.Forge> forgeries = List.of(
+        u -> List.of(ForgingTransport.oneClassFewer(u)),
+        // less noise than its entry records
+        u -> List.of(ForgingTransport.with(u, u.classes(), u.prototypes(), u.presentVariance() / 2,
+            u.samplesAbsorbed())),
+        // a value the average of three would overflow on
+        u -> {
           float[] p = u.prototypes().clone();
           p[0] = Float.MAX_VALUE / 2;
-          return with(u, u.classes(), p, u.presentVariance(), u.samplesAbsorbed());
-        }),
-        new Forgery("no samples of the global model it was given", ownTopic, u -> {
+          return List.of(ForgingTransport.with(u, u.classes(), p, u.presentVariance(), u.samplesAbsorbed()));
+        },
+        // entry and model agree, but on one sample fewer than the round's global model plus the new ones
+        u -> {
           LedgerEntry e = LedgerCodec.parse(u.ledgerLines().get(0));
-          // entry and model agree, but on one sample fewer than the round's global model plus the new ones
-          return withEntry(with(u, u.classes(), u.prototypes(), u.presentVariance(), e.samplesTotal() - 1),
-              entry(e, e.peer(), e.samplesTotal() - 1));
-        }),
-        new Forgery("client-002's update on client-001's topic", ownTopic, u -> {
+          return List.of(withEntry(ForgingTransport.with(u, u.classes(), u.prototypes(), u.presentVariance(),
+              e.samplesTotal() - 1), entry(e, e.peer(), e.samplesTotal() - 1)));
+        },
+        // client-002's update on client-001's topic
+        u -> {
           LedgerEntry e = LedgerCodec.parse(u.ledgerLines().get(0));
           ModelEnvelope as2 = new ModelEnvelope(u.kind(), u.federation(), "client-002", u.round(), u.step(),
               u.encoder(), u.features(), u.basisSeed(), u.dim(), u.classes(), u.presentVariance(),
               u.samplesAbsorbed(), u.ledgerLines(), null, u.prototypes());
-          return withEntry(as2, entry(e, "client-002", e.samplesTotal()));
-        }));
-    List<String> forged = Collections.synchronizedList(new ArrayList<>());
+          return List.of(withEntry(as2, entry(e, "client-002", e.samplesTotal())));
+        });
     LoopbackBroker lb = new LoopbackBroker();
+    List<ForgingTransport> forgers = new java.util.concurrent.CopyOnWriteArrayList<>();
     PeerConnector net = id -> {
       Transport t = lb.connect(id);
-      return id.equals(s.federation() + "-client-001") ? new ForgingTransport(t, ownTopic, s, forgeries, forged) : t;
+      if (!id.equals(s.federation() + "-client-001")) {
+        return t;
+      }
+      ForgingTransport f = new ForgingTransport(t, ownTopic, s, u -> {
+        List<ModelEnvelope> all = new ArrayList<>();
+        for (ForgingTransport.Forge forge : forgeries) {
+          all.addAll(forge.of(u));
+        }
+        return all;
+      });
+      forgers.add(f);
+      return f;
     };
     Simulation sim = new Simulation(s, SHARDS, FederationFixture.CLASSES, net, FederationFixture.K,
         id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
     Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
 
-    assertEquals(ROUNDS * forgeries.size(), forged.size(), "every forgery was sent in every round: " + forged);
+    assertEquals(ROUNDS * forgeries.size(), forgers.get(0).sent().size(), "every forgery in every round: "
+        + forgers.get(0).sent());
     assertEquals(Collections.nCopies(ROUNDS, CLIENTS), RunAudit.star(r, s, PER_ROUND, "forged"), "forged");
     Simulation.Result honest = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
     assertArrayEquals(honest.finalModel().toArray(), r.finalModel().toArray(), "the forgeries changed nothing");
@@ -86,18 +94,6 @@ class StarUpdateValidationTest {
     return r.ledger().stream().map(l -> l.entry()).map(e -> e.peer() + " " + e.kind() + " round " + e.round() + ": "
         + e.samplesNew() + "/" + e.samplesTotal() + " samples, added " + e.addedVariance() + ", present "
         + e.presentAfter() + ", " + e.contributors().size() + " contributors").toList();
-  }
-
-  private record Forgery(String what, String topic, Forge forge) {}
-
-  @FunctionalInterface
-  private interface Forge {
-    ModelEnvelope apply(ModelEnvelope real) throws Exception;
-  }
-
-  private static ModelEnvelope with(ModelEnvelope u, int classes, float[] prototypes, double present, long samples) {
-    return new ModelEnvelope(u.kind(), u.federation(), u.sender(), u.round(), u.step(), u.encoder(), u.features(),
-        u.basisSeed(), u.dim(), classes, present, samples, u.ledgerLines(), null, prototypes);
   }
 
   private static ModelEnvelope withEntry(ModelEnvelope u, String line) {
@@ -113,42 +109,5 @@ class StarUpdateValidationTest {
         e.addedVariance(), e.presentAfter(), e.epsilon(), e.delta0(), e.dim(), e.schedule(), e.source(),
         e.notForDeployment(), e.contributors(), e.reason(), e.prevHash(), e.timestamp(), e.signature());
     return LedgerCodec.line(LedgerCodec.body(f), e.signature());
-  }
-
-  /** Publishes the forgeries of client-001's update just before each real one. */
-  private static final class ForgingTransport extends ForwardingTransport {
-    private final String updateTopic;
-    private final Expectations expect;
-    private final List<Forgery> forgeries;
-    private final List<String> forged;
-
-    ForgingTransport(Transport inner, String updateTopic, FederationSettings s, List<Forgery> forgeries,
-        List<String> forged) {
-      super(inner);
-      this.updateTopic = updateTopic;
-      this.expect = Expectations.builder().federation(s.federation()).dim(s.encoder().dim()).build();
-      this.forgeries = forgeries;
-      this.forged = forged;
-    }
-
-    @Override
-    public void publish(String topic, byte[] payload, int qos, boolean retained) throws TransportException {
-      if (topic.equals(updateTopic)) {
-        try {
-          ModelEnvelope real = EnvelopeCodec.decode(payload, expect);
-          if (forged.stream().noneMatch(f -> f.startsWith(real.round() + ":"))) {
-            for (Forgery f : forgeries) {
-              inner.publish(f.topic(), EnvelopeCodec.encode(f.forge().apply(real)), qos, retained);
-              forged.add(real.round() + ": " + f.what());
-            }
-          }
-        } catch (TransportException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new IllegalStateException("could not forge: " + e, e);
-        }
-      }
-      inner.publish(topic, payload, qos, retained);
-    }
   }
 }
