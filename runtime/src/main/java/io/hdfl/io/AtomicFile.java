@@ -60,7 +60,6 @@ public final class AtomicFile {
     commit(abs, out -> out.write(bytes), false, ownerOnly(abs.getParent()));
   }
 
-  /** Appends {@code bytes} to {@code file} (created if absent) and fsyncs it before returning. */
   /**
    * Refuses a private-key file that group or others may access, as ssh does (no check on a file
    * system without POSIX permissions).
@@ -80,7 +79,28 @@ public final class AtomicFile {
     }
   }
 
+  /**
+   * Appends {@code bytes} to {@code file} (created if absent) and fsyncs it before returning. If the
+   * write fails part way (a full disk, say), the file is cut back to its size before the call, so a
+   * later append does not land after a torn record (an append-only log such as the ledger would
+   * otherwise hold a broken line in its middle); a crash part way can still leave a torn tail, which
+   * the readers of such files refuse or cut off.
+   */
   public static void append(Path file, byte[] bytes) throws IOException {
+    append(file, bytes, (ch, buf) -> {
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+    });
+  }
+
+  /** How {@link #append} writes its bytes (a test makes it fail part way). */
+  @FunctionalInterface
+  interface ChannelWrite {
+    void write(FileChannel ch, ByteBuffer buf) throws IOException;
+  }
+
+  static void append(Path file, byte[] bytes, ChannelWrite write) throws IOException {
     Path abs = file.toAbsolutePath();
     boolean created = !Files.exists(abs);
     if (created && abs.getParent() != null) {
@@ -88,11 +108,19 @@ public final class AtomicFile {
     }
     try (FileChannel ch = FileChannel.open(abs, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.APPEND)) {
-      ByteBuffer buf = ByteBuffer.wrap(bytes);
-      while (buf.hasRemaining()) {
-        ch.write(buf);
+      long before = ch.size();
+      try {
+        write.write(ch, ByteBuffer.wrap(bytes));
+        ch.force(true);
+      } catch (IOException | RuntimeException e) {
+        try {
+          ch.truncate(before);
+          ch.force(true);
+        } catch (IOException cut) {
+          e.addSuppressed(cut);
+        }
+        throw e;
       }
-      ch.force(true);
     }
     if (created) {
       syncDirectory(abs.getParent());

@@ -53,4 +53,21 @@ class AtomicFileTest {
       assertTrue(perms.contains(PosixFilePermission.OWNER_READ));
     }
   }
+
+  /** A write that fails part way (a full disk) leaves the file as it was, so the next append is not after a torn record. */
+  @Test
+  void anAppendThatFailsPartWayLeavesTheFileAsItWas() throws Exception {
+    Path log = dir.resolve("ledger.jsonl");
+    AtomicFile.append(log, "line 1\n".getBytes());
+    IOException full = assertThrows(IOException.class, () -> AtomicFile.append(log, "line 2 is torn\n".getBytes(),
+        (ch, buf) -> {
+          buf.limit(4);
+          ch.write(buf); // four bytes reach the file
+          throw new IOException("No space left on device");
+        }));
+    assertEquals("No space left on device", full.getMessage());
+    assertEquals("line 1\n", Files.readString(log), "cut back to its size before the append");
+    AtomicFile.append(log, "line 2\n".getBytes());
+    assertEquals("line 1\nline 2\n", Files.readString(log));
+  }
 }
