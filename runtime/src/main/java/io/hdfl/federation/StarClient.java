@@ -195,6 +195,12 @@ public final class StarClient implements AutoCloseable {
       resendUpdate();
       return;
     }
+    if (env.round() > ctx.settings().rounds()) {
+      // answered, it would make this client ignore every real round as older
+      LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": ignored a global model of round " + env.round()
+          + " from " + Roster.quoted(env.sender()) + ": the run has " + ctx.settings().rounds() + " rounds");
+      return;
+    }
     long t0 = System.nanoTime();
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
@@ -213,14 +219,22 @@ public final class StarClient implements AutoCloseable {
       }
       return;
     }
-    lastRound = round;
-    lastUpdate = null;
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     String prev = env.ledgerLines().isEmpty() ? LedgerEntry.GENESIS_HASH
         : LedgerCodec.hash(env.ledgerLines().get(env.ledgerLines().size() - 1));
-    LocalUpdate.Outcome out = update.apply(model, fresh, true, -1,
-        new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed()), round, round, prev,
-        ctx.settings().seed() * 1_000_003L + round * 7919L + ctx.id().hashCode());
+    LocalUpdate.Outcome out;
+    try {
+      out = update.apply(model, fresh, true, -1, new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed()),
+          round, round, prev, ctx.settings().seed() * 1_000_003L + round * 7919L + ctx.id().hashCode());
+    } catch (RuntimeException e) {
+      // a global model it cannot train on (another class count than its data's, say): the round stays
+      // unanswered, and the aggregator's own model of that round is trained on when it comes again
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot train on the global model of round " + round
+          + " from " + Roster.quoted(env.sender()) + " (its " + fresh.size() + " new samples are lost): " + e);
+      return;
+    }
+    lastRound = round;
+    lastUpdate = null;
     CrashPoints.reached("client.trained", round);
     var s = ctx.settings();
     ModelEnvelope upd = new ModelEnvelope(ModelEnvelope.Kind.CLIENT_UPDATE, s.federation(), ctx.id(), round, round,

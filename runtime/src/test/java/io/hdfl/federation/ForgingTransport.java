@@ -45,6 +45,10 @@ final class ForgingTransport extends ForwardingTransport {
   public void publish(String t, byte[] payload, int qos, boolean retained) throws TransportException {
     if (t.equals(topic)) {
       try {
+        if (payload.length == 0) { // an empty retained message clears the topic: nothing to forge
+          inner.publish(t, payload, qos, retained);
+          return;
+        }
         ModelEnvelope real = EnvelopeCodec.decode(payload, expect);
         boolean first;
         synchronized (forgedSteps) {

@@ -89,6 +89,37 @@ class StarUpdateValidationTest {
     assertEquals(noiseRecords(honest), noiseRecords(r), "the same updates averaged, with the same noise");
   }
 
+  /**
+   * A global model of a round beyond the run (sent just before each real one, as anyone on the broker
+   * could without encryption) is ignored by the clients: answered, it made them ignore every real
+   * round as older, and the star stalled.
+   */
+  @Test
+  void aGlobalModelOfARoundBeyondTheRunIsIgnored() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
+    String global = new Topics(s.federation()).starGlobal();
+    LoopbackBroker lb = new LoopbackBroker();
+    List<ForgingTransport> forgers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    PeerConnector net = id -> {
+      Transport t = lb.connect(id);
+      if (!id.equals(s.federation() + "-aggregator")) {
+        return t;
+      }
+      ForgingTransport f = new ForgingTransport(t, global, s,
+          u -> u.kind() == ModelEnvelope.Kind.GLOBAL_MODEL ? List.of(ForgingTransport.at(u, ROUNDS + 1, ROUNDS + 1))
+              : List.of());
+      forgers.add(f);
+      return f;
+    };
+    Simulation sim = new Simulation(s, SHARDS, FederationFixture.CLASSES, net, FederationFixture.K,
+        id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
+    Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
+    assertEquals(ROUNDS, forgers.get(0).sent().size(), "a forgery before each round's global model: "
+        + forgers.get(0).sent());
+    Simulation.Result honest = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
+    assertArrayEquals(honest.finalModel().toArray(), r.finalModel().toArray(), "the forgeries changed nothing");
+  }
+
   /** Who recorded what noise on how many samples, entry by entry (timestamps, and so hashes, differ between runs). */
   private static List<String> noiseRecords(Simulation.Result r) {
     return r.ledger().stream().map(l -> l.entry()).map(e -> e.peer() + " " + e.kind() + " round " + e.round() + ": "
