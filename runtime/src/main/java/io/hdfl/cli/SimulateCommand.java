@@ -198,6 +198,9 @@ final class SimulateCommand implements Callable<Integer> {
       m.put("peers", peers);
       m.put("topology", topo.id());
       m.put("privacy", mode.id());
+      if (topo == Topology.STAR) {
+        m.put("per_round", r.perRound()); // L, as the run used it (lowered to fit the shards unless given)
+      }
       m.put("transport", transport);
       m.put("noise", noise);
       m.put("encodings", encodings.id());

@@ -7,8 +7,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * admitted while the bytes waiting stay under a cap, and one over it is dropped, counted and logged
  * (the first, then every hundredth). A worker blocked for a while (waiting for an ack, a broker's
  * confirmation or a disk) would otherwise let anyone who can publish to its topics fill the heap. The
- * protocols survive a dropped message: ring models are not acknowledged and so are sent again, star
- * updates and global models are sent again while their round waits.
+ * protocols survive a dropped message: a ring model is not acknowledged and so is sent again (after
+ * two unanswered attempts its sender skips this peer for the turn, as for a peer that is down); star
+ * updates and global models are sent again while their round waits. Each receiver has its own limit:
+ * in {@code simulate}, where many peers share one JVM, they do not add up to one bound.
  */
 public final class IntakeLimit {
   private static final System.Logger LOG = System.getLogger("io.hdfl.concurrent");

@@ -13,6 +13,8 @@ public interface LocalStream {
    * live source has produced them.
    *
    * @throws java.io.UncheckedIOException if a live source fails
+   * @throws IllegalStateException if a stored shard has fewer than {@code count} samples left (each is
+   *     given once)
    */
   EncodedSet next(long count) throws InterruptedException;
 

@@ -25,13 +25,14 @@ final class PreparingSampleStream implements LocalStream {
   public synchronized EncodedSet next(long count) throws InterruptedException {
     if (stream == null) {
       try {
-        stream = new SampleStream(data.get(), seed);
+        SampleStream ready = new SampleStream(data.get(), seed);
+        ready.resumeAfter(skip); // kept only once positioned: a failed resume never restarts from the first sample
+        stream = ready;
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         throw new UncheckedIOException("local data could not be prepared: " + cause.getMessage(),
             cause instanceof java.io.IOException io ? io : new java.io.IOException(cause));
       }
-      stream.resumeAfter(skip);
     }
     return stream.next(count);
   }

@@ -261,7 +261,13 @@ public final class RingPeer implements AutoCloseable {
     ctx.transport().subscribe(topics.ringInbox(ctx.id()), 1, ctx.frames().receiver((topic, payload, retained) -> {
       // a model dropped for want of room is not acknowledged: its sender sends it again
       if (!closed && intake.admit(payload.length)) {
-        Received r = onModel(payload);
+        Received r;
+        try {
+          r = onModel(payload);
+        } catch (RuntimeException | Error e) {
+          intake.release(payload.length);
+          throw e;
+        }
         if (r == null) {
           intake.release(payload.length);
         } else {
@@ -401,6 +407,12 @@ public final class RingPeer implements AutoCloseable {
       drop(env);
       return;
     }
+    if (env.samplesAbsorbed() > Long.MAX_VALUE / 2) { // no run absorbs 2^62 samples: the count would overflow
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
+          + " (step " + env.step() + "): it claims " + env.samplesAbsorbed() + " samples absorbed");
+      drop(env);
+      return;
+    }
     EncodedSet fresh = round > 1 && arrivals != null ? arrivals.get() : null;
     EncodedSet all = data;
     if (fresh != null && fresh.size() > 0) {
@@ -417,11 +429,11 @@ public final class RingPeer implements AutoCloseable {
       out = update.apply(model, all, toBundle, epochs, -1, before, round, step, prev,
           ctx.settings().seed() * 1_000_003L + step);
     } catch (RuntimeException e) {
-      // a model this peer cannot train on (a sample count at the end of a long, say): forgotten, so that
-      // a restart does not meet it again in the journal (the windows that arrived are lost with it)
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
-          + " (step " + env.step() + ") it cannot train on: " + e);
-      drop(env);
+      // not the model's fault (it passed the checks above): this peer stops, and a device's restart
+      // finds the model still in its journal and tries again
+      LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": training on the model of step " + env.step()
+          + " failed; stopping: " + e);
+      failure.completeExceptionally(e);
       return;
     }
     data = all;

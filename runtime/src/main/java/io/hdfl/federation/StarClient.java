@@ -231,6 +231,7 @@ public final class StarClient implements AutoCloseable {
       // unanswered, and the aggregator's own model of that round is trained on when it comes again
       LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot train on the global model of round " + round
           + " from " + Roster.quoted(env.sender()) + " (its " + fresh.size() + " new samples are lost): " + e);
+      samplesTaken += fresh.size(); // the stream is past them: a restart resumes after them too
       return;
     }
     lastRound = round;

@@ -174,7 +174,7 @@ public final class FederatedRun {
     folder.write(rows, result.ledger(), result.keys(), finalModel,
         RunSummary.markdown(plan, rows, evals.get(s.rounds()), result, meter.reason()), title);
     return new RunResult(rows, evals.get(s.rounds()), result.wallSeconds(), plan.out(), meter.reason(),
-        result.ledger().size());
+        result.ledger().size(), s.perRound());
   }
 
   private static List<RoundRow> rows(FederationSettings s, Simulation.Result result, Map<Integer, Evaluation> evals,

@@ -117,6 +117,11 @@ class SimulateCommandTest {
     assertEquals(0, fit.code(), fit.err());
     assertTrue(fit.err().contains("L = 40 new samples per client per round: the smallest client shard holds 80"),
         fit.err());
+    List<String> asJson = new java.util.ArrayList<>(List.of(common));
+    asJson.addAll(List.of("--json", "--out", dir.resolve("fit-json").toString()));
+    CliRun json = CliRun.of(asJson.toArray(new String[0]));
+    assertEquals(0, json.code(), json.err());
+    assertEquals(40, new ObjectMapper().readTree(json.out()).get("per_round").asInt(), json.out());
     String summary = java.nio.file.Files.readString(dir.resolve("fit").resolve("summary.md"));
     assertTrue(summary.contains("| samples per client per round (L) | 40 |"), summary);
   }

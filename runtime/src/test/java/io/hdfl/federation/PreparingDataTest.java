@@ -89,6 +89,16 @@ class PreparingDataTest {
     assertThrows(java.io.UncheckedIOException.class, () -> new PreparingSampleStream(failed, 1).next(1));
   }
 
+  /** A checkpoint past the shard (another data file now, say) is refused at every take, never read from the start. */
+  @Test
+  void aPreparingStreamThatCannotResumeNeverStartsOverFromTheFirstSample() {
+    PreparingSampleStream preparing = new PreparingSampleStream(
+        CompletableFuture.completedFuture(FederationFixture.shards(1, 30).get(0)), 99);
+    preparing.resumeAfter(31);
+    assertThrows(IllegalArgumentException.class, () -> preparing.next(5));
+    assertThrows(IllegalArgumentException.class, () -> preparing.next(5), "still refused, not samples 0-4");
+  }
+
   @Test
   void aStarClientWhoseShardCannotFeedEveryRoundStopsWithTheReasonOnceItsDataAreReady() throws Exception {
     FederationSettings s = FederationFixture.star(3, 10).build();
