@@ -167,7 +167,7 @@ public final class DevicePeer {
       throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
     }
     FederationSettings s = cfg.settings();
-    HopCipher hops = hops(cfg, log);
+    HopCipher hops = hops(cfg, keys, log);
     Topics topics = new Topics(s.federation());
     StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
         expectations(s));
@@ -371,7 +371,7 @@ public final class DevicePeer {
   }
 
   /** The hop cipher when hops are encrypted (null otherwise), after checking the roster covers this peer's partners. */
-  private static HopCipher hops(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
+  private static HopCipher hops(PeerConfig cfg, PeerKeys identity, Consumer<String> log) throws java.io.IOException {
     HopAead aead = cfg.settings().encryption();
     if (aead == null) {
       log.accept("hops are NOT encrypted ('encryption = none'): the broker and any subscriber can read the models");
@@ -399,11 +399,15 @@ public final class DevicePeer {
             + "there, or set 'roster.federation.key' to admit the peers of a roster signed by the federation");
       }
     }
+    checkOwnKeys(cfg, roster, own, identity);
+    // a ring peer opens its neighbours' models (their .kx.pub) and checks the final model's signature
+    // (the signer's .pub): without either the run would end in a timeout, not an error
     List<String> partners = cfg.role().equals("ring") ? cfg.ringOrder() : List.of();
     List<String> missing = new ArrayList<>();
     for (String id : partners) {
       try {
         roster.agreementKey(id);
+        roster.signingKey(id);
       } catch (io.hdfl.security.SealException e) {
         missing.add(id);
       }
@@ -411,11 +415,41 @@ public final class DevicePeer {
     if (!missing.isEmpty()) {
       throw new IllegalArgumentException("roster " + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir())
           + " does not admit " + missing + ": " + (cfg.federationKey() != null ? "have the federation sign a roster "
-          + "with them" : "add their <id>" + HopKeys.PUBLIC_SUFFIX + " files") + " (or remove them from 'ring.order')");
+          + "with them" : "add their <id>" + HopKeys.PUBLIC_SUFFIX + " and <id>.pub files") + " (or remove them from "
+          + "'ring.order')");
     }
     log.accept("hops encrypted with " + aead.configName() + " for the peers in roster "
         + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir()));
     return new HopCipher(cfg.settings().federation(), own, roster, aead);
+  }
+
+  /**
+   * Refuses to start when the roster admits this peer under other keys than the ones in its state
+   * directory (new keys made in a fresh state directory, say): the other peers could not open its
+   * frames nor check its signatures, and it would be skipped every round instead of being told.
+   */
+  private static void checkOwnKeys(PeerConfig cfg, Roster roster, HopKeys own, PeerKeys identity) {
+    String id = cfg.peerId();
+    List<String> differ = new ArrayList<>();
+    try {
+      if (!java.util.Arrays.equals(roster.agreementKey(id).getEncoded(), own.publicKey().getEncoded())) {
+        differ.add(id + HopKeys.PUBLIC_SUFFIX);
+      }
+    } catch (io.hdfl.security.SealException e) {
+      // not in the roster yet (its keys are being enrolled): its partners' check tells what is missing
+    }
+    try {
+      if (!java.util.Arrays.equals(roster.signingKey(id).getEncoded(), identity.publicKey().getEncoded())) {
+        differ.add(id + ".pub");
+      }
+    } catch (io.hdfl.security.SealException e) {
+      // as above
+    }
+    if (!differ.isEmpty()) {
+      throw new IllegalArgumentException("the roster's " + differ + " are not this device's keys in "
+          + cfg.stateDir() + " (were they made again in a new state directory?): put the device's own keys back, "
+          + "or copy its keys/" + id + HopKeys.PUBLIC_SUFFIX + " and keys/" + id + ".pub into every device's roster");
+    }
   }
 
   /** The peer's X25519 key: created on first start (owner-only file), loaded afterwards. */

@@ -126,8 +126,8 @@ public record PeerConfig(
     FederationSettings settings = FederationSettings.builder().federation(k.id("federation")).topology(topology)
         .privacy(mode).params(params).encoder(encoder).similarity(k.parsed("similarity", "cosine", Similarity::parse))
         .rounds(k.integer("rounds", 5)).retrainEpochs(k.integer("epochs", 1)).perRound(k.integer("per-round", 100))
-        .quorum(k.integer("quorum", 0)).roundDeadline(Duration.ofSeconds(k.integer("deadline.seconds", 30)))
-        .ackTimeout(Duration.ofSeconds(k.integer("ack.timeout.seconds", 10))).seed(seed)
+        .quorum(k.integer("quorum", 0)).roundDeadline(Duration.ofSeconds(k.seconds("deadline.seconds", 30, 0)))
+        .ackTimeout(Duration.ofSeconds(k.seconds("ack.timeout.seconds", 10, 1))).seed(seed)
         .maxPacketBytes(k.integer("broker.max-packet", 0)).encryption(encryption(k)).build();
     List<String> order = List.of();
     if (role.equals("ring")) {
@@ -170,8 +170,8 @@ public record PeerConfig(
         k.path("broker.cert", base), k.path("broker.key", base),
         role.equals("aggregator") || signal != null ? k.path("data.train", base) : k.requiredPath("data.train", base),
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
-        k.requiredPath("state.dir", base), Duration.ofSeconds(k.integer("start.timeout.seconds", 120)),
-        Duration.ofSeconds(k.integer("run.timeout.seconds", 3600)), rosterDir, federationKey, signedRoster, signal,
+        k.requiredPath("state.dir", base), Duration.ofSeconds(k.seconds("start.timeout.seconds", 120, 1)),
+        Duration.ofSeconds(k.seconds("run.timeout.seconds", 3600, 1)), rosterDir, federationKey, signedRoster, signal,
         k.parsed("encodings", "int8", EncodingPrecision::parse));
   }
 
@@ -275,6 +275,18 @@ public record PeerConfig(
       } catch (NumberFormatException e) {
         throw bad(key, "must be a whole number, got '" + v + "'");
       }
+    }
+
+    /**
+     * A duration in whole seconds of at least {@code min}: a timeout of 0 would fire at once (every
+     * ring hand-off skipped, every device done with a one-step model), a negative one is meaningless.
+     */
+    int seconds(String key, int dflt, int min) {
+      int v = integer(key, dflt);
+      if (v < min) {
+        throw bad(key, "must be at least " + min + " second" + (min == 1 ? "" : "s") + ", got " + v);
+      }
+      return v;
     }
 
     double real(String key, double dflt) {

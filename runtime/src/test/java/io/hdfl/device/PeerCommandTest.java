@@ -544,6 +544,32 @@ class PeerCommandTest {
     assertTrue(err.toString().contains("'encryption' must be auto, aes-gcm, chacha20-poly1305 or none"), err.toString());
   }
 
+  /**
+   * A device whose keys were made again (its state directory moved away, say) no longer matches the
+   * roster: the others could not open its frames and would skip it every round. And a partner whose
+   * signing key is missing would have its final model refused, ending the run in a timeout.
+   */
+  @Test
+  void aRingPeerRefusesToStartWhenTheRosterHoldsOtherKeysOfItOrLacksAPartnersSigningKey() throws Exception {
+    String order = "ring.order = press-01, press-02";
+    List<Path> configs = List.of(config("press-01", "ring", "tcp://127.0.0.1:1", order),
+        config("press-02", "ring", "tcp://127.0.0.1:1", order));
+    enrol(configs);
+    Files.delete(dir.resolve("state/press-01/press-01.kx")); // made again at the next start
+    Files.delete(dir.resolve("state/press-01/press-01.key"));
+    StringWriter err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config",
+        configs.get(0).toString()), err.toString());
+    assertTrue(err.toString().contains("the roster's [press-01.kx.pub, press-01.pub] are not this device's keys"),
+        err.toString());
+    Files.delete(dir.resolve("roster/press-01.pub"));
+    err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config",
+        configs.get(1).toString()), err.toString());
+    assertTrue(err.toString().contains("does not admit [press-01]: add their <id>.kx.pub and <id>.pub files"),
+        err.toString());
+  }
+
   private static String[] cli(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -121,4 +121,24 @@ class PeerConfigTest {
     assertEquals(f + ": 'dim' must be a whole number, got '1\\u000a2'",
         assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
   }
+
+  /** A timeout of 0 fired at once: every hand-off skipped, every device done with a one-step model. */
+  @Test
+  void timeoutsMustBeAtLeastASecondAndADeadlineNotNegative() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
+        + "role = ring\nring.order = a\n";
+    for (String key : new String[] {"ack.timeout.seconds", "start.timeout.seconds", "run.timeout.seconds"}) {
+      Files.writeString(f, base + key + " = 0\n");
+      assertEquals(f + ": '" + key + "' must be at least 1 second, got 0",
+          assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+    }
+    Files.writeString(f, base + "deadline.seconds = -5\n");
+    assertEquals(f + ": 'deadline.seconds' must be at least 0 seconds, got -5",
+        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+    Files.writeString(f, base + "deadline.seconds = 0\nack.timeout.seconds = 3\n");
+    PeerConfig ok = PeerConfig.read(f);
+    assertEquals(java.time.Duration.ZERO, ok.settings().roundDeadline(), "aggregate as soon as the quorum is in");
+    assertEquals(java.time.Duration.ofSeconds(3), ok.settings().ackTimeout());
+  }
 }
