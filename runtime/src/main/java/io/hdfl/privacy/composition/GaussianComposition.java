@@ -140,15 +140,20 @@ public final class GaussianComposition {
     return hi;
   }
 
-  /** The tight δ at a given ε: Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2). */
+  /**
+   * The tight δ at a given ε: Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2), the second term taken as
+   * exp(ε + ln Φ(…)): computed as e^ε times Φ, it overflowed above ε ≈ 709.8 (to 0 or NaN), so
+   * that {@link #epsilonExact} stopped there whatever the true ε (the wire reader of the README's
+   * retraining example: 709.8 where it is 24643).
+   */
   public double deltaExact(double epsilon) {
     double mu = mu();
     if (mu == 0) {
       return 0;
     }
     double a = StandardNormal.cdf(-epsilon / mu + mu / 2);
-    double b = StandardNormal.cdf(-epsilon / mu - mu / 2);
-    return Math.max(0, a - Math.exp(epsilon) * b);
+    double b = Math.exp(epsilon + StandardNormal.logCdf(-epsilon / mu - mu / 2));
+    return Math.max(0, a - b);
   }
 
   /** The RDP-to-(ε, δ) conversion at one order. */

@@ -11,9 +11,10 @@ import java.util.List;
  * <ul>
  *   <li><b>final-model user</b>: one release, the final model, with all the noise in it and the
  *       record's total influence over R rounds;
- *   <li><b>next-hop peer</b> (k+1): receives the model after each of peer k's steps. Differencing
- *       consecutive receipts isolates the K steps in between; it knows its own step's noise, so only
- *       the other K−1 steps' noise protects the record — R releases;
+ *   <li><b>next-hop peer</b> (k+1, or 1 for k = K): receives the model after each of peer k's steps.
+ *       Differencing consecutive receipts isolates the K steps in between; it knows its own step's
+ *       noise, so only the other K−1 steps' noise protects the record — R releases (in round 1 the
+ *       steps 1..k, less step 1 when the observer is peer 1);
  *   <li><b>wire reader</b> (when payloads are not end-to-end encrypted): sees every hop, so differencing
  *       consecutive hops isolates peer k's own step with only that step's noise — R releases. With
  *       incremental schedules a step's noise is c·ln(t/(t−1)), far below a full requirement.
@@ -75,7 +76,11 @@ public final class RingExposure {
 
   private static List<GaussianRelease> nextHop(int k, int peers, int rounds, double[] prefix, RecordInfluence inf) {
     List<GaussianRelease> rel = new ArrayList<>();
-    rel.add(new GaussianRelease(inf.firstRound(), prefix[k], "round 1: model after step " + k));
+    // Round 1: steps 1..k; the last peer's next hop is peer 1, which knows its own step 1's noise (the
+    // largest of the run). Until the sixteenth session it was counted, overstating the guarantee.
+    double first = k == peers ? Math.max(0, prefix[k] - prefix[1]) : prefix[k];
+    rel.add(new GaussianRelease(inf.firstRound(), first, "round 1: model after step " + k
+        + (k == peers ? ", less step 1's noise (the observer's own)" : "")));
     for (int r = 2; r <= rounds; r++) {
       int prev = peers * (r - 2) + k;
       int now = peers * (r - 1) + k;

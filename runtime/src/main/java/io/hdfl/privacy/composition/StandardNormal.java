@@ -18,6 +18,23 @@ final class StandardNormal {
     return 0.5 * erfc(-z / SQRT2);
   }
 
+  /**
+   * ln Φ(z), also where Φ(z) underflows (z far below 0): from the asymptotic series of Mills' ratio,
+   * Φ(z) = φ(z)/|z| · (1 − 1/z² + 3/z⁴ − 15/z⁶ + 105/z⁸ − …), below z = −30 (relative error of the
+   * truncated series under 2e-12 there), and ln of {@link #cdf} above.
+   */
+  static double logCdf(double z) {
+    if (Double.isNaN(z)) {
+      return Double.NaN;
+    }
+    if (z > -30) {
+      return Math.log(cdf(z));
+    }
+    double w = 1 / (z * z);
+    double series = 1 - w * (1 - 3 * w * (1 - 5 * w * (1 - 7 * w)));
+    return -0.5 * z * z - Math.log(-z) - 0.5 * Math.log(2 * Math.PI) + Math.log(series);
+  }
+
   /** Complementary error function, relative error around 1e-13 or better. */
   static double erfc(double x) {
     if (x < 0) {

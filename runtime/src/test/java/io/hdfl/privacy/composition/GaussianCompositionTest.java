@@ -66,6 +66,30 @@ class GaussianCompositionTest {
     }
   }
 
+  /**
+   * Large μ (a wire reader of a retraining ring): the exact ε used to stop at ln(Double.MAX_VALUE) ≈
+   * 709.8, where e^ε overflowed. References: the same curve bisected with 60-digit arithmetic (mpmath).
+   */
+  @Test
+  void exactEpsilonBeyondWhereTheExponentialOverflows() {
+    assertEquals(1567.12582748303, GaussianComposition.repeated(1, 50, 1.0).epsilonExact(1e-10), 1e-9 * 1567);
+    assertEquals(24642.9816760516, GaussianComposition.repeated(1, 216, 1.0).epsilonExact(5.56e-10), 1e-9 * 24643);
+    assertEquals(96.7172719638677, GaussianComposition.repeated(1, 10, 1.0).epsilonExact(1e-6), 1e-9 * 96.7);
+    GaussianComposition big = GaussianComposition.repeated(1, 216, 1.0);
+    assertTrue(big.epsilonExact(5.56e-10) <= big.epsilonRdp(5.56e-10), "the exact curve is below the RDP bound");
+  }
+
+  @Test
+  void logCdfFollowsTheTailWhereTheCdfUnderflows() {
+    // ln Φ(z), 40-digit references (mpmath), on both sides of the switch to the asymptotic series
+    assertEquals(-451.32291245852863447, StandardNormal.logCdf(-29.9), 1e-12 * 451);
+    assertEquals(-457.32956441638225788, StandardNormal.logCdf(-30.1), 1e-12 * 457);
+    assertEquals(-804.60844201375378817, StandardNormal.logCdf(-40), 1e-12 * 805);
+    assertEquals(-5005.5242086942050886, StandardNormal.logCdf(-100), 1e-12 * 5006);
+    assertEquals(-45006.62273211866336, StandardNormal.logCdf(-300), 1e-12 * 45007);
+    assertEquals(Math.log(0.15865525393145707), StandardNormal.logCdf(-1), 1e-15);
+  }
+
   @Test
   void standardNormalTailsAreAccurate() {
     // Reference values of Φ(−z): z = 1, 5, 10, 20, 37.

@@ -65,14 +65,32 @@ class RingExposureTest {
     double c = PrivacyParameters.withDelta0(D, EPS, DELTA0).c();
     double worst = 0;
     for (int p = 1; p <= k; p++) {
-      // round 1: everything up to step p, ξ(p) = c ln(1.25 p N/δ0);
+      // round 1: everything up to step p, ξ(p) = c ln(1.25 p N/δ0); for p = K the observer is peer 1,
+      // which knows step 1's ξ(1) = c ln(1.25 N/δ0): ξ(K) − ξ(1) = c ln K is left;
       // round 2: steps p+2 .. K+p, Σ c ln(t/(t−1)) = c ln((K+p)/(p+1)).
-      double mu2 = inf.firstRound() * inf.firstRound() / (c * Math.log(1.25 * p * N / DELTA0))
+      double round1 = p == k ? c * Math.log(k) : c * Math.log(1.25 * p * N / DELTA0);
+      double mu2 = inf.firstRound() * inf.firstRound() / round1
           + inf.laterRound() * inf.laterRound() / (c * Math.log((k + p) / (p + 1.0)));
       worst = Math.max(worst, mu2);
     }
     assertEquals(worst, hop.mu() * hop.mu(), 1e-9 * worst);
     assertEquals(2, hop.releases().size());
+  }
+
+  /**
+   * K = 2, one round, no retraining: peer 2's record reaches peer 1 with steps 1 and 2's noise, but
+   * peer 1 drew step 1's and subtracts it: only Γ(2) = c ln 2 is left (the report used to count
+   * ξ(2) = c ln(2.5 N/δ0) and call the guarantee within the headline).
+   */
+  @Test
+  void theLastPeersNextHopIsTheFirstPeerWhoKnowsStepOnesNoise() {
+    int k = 2;
+    RecordInfluence inf = new RecordInfluence(D, 0);
+    ObserverGuarantee hop = find(RingExposure.observers(k, 1, privateDfl(k, 1), inf, 1e-6, EPS, true), "next-hop peer");
+    double c = PrivacyParameters.withDelta0(D, EPS, DELTA0).c();
+    assertEquals(Math.sqrt(D) / Math.sqrt(c * Math.log(2)), hop.mu(), 1e-12);
+    assertTrue(hop.worstCase().contains("peer 2"), hop.worstCase());
+    assertTrue(hop.weakerThanHeadline(), hop.sentence());
   }
 
   @Test
