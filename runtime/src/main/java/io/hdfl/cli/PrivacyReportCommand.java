@@ -36,9 +36,10 @@ final class PrivacyReportCommand implements Callable<Integer> {
   @Option(names = "--keys", paramLabel = "DIR", description = "Public keys (default: keys/ beside the ledger).")
   Path keys;
 
-  @Option(names = "--retrain-epochs", defaultValue = "1", paramLabel = "E",
-      description = "Retraining passes per round the run used (record sensitivity; default: ${DEFAULT-VALUE}).")
-  int retrainEpochs;
+  @Option(names = "--retrain-epochs", paramLabel = "E",
+      description = "Retraining passes per round the run used (record sensitivity; default: the run folder's "
+          + "summary.md, else 1).")
+  Integer retrainEpochs;
 
   @Option(names = "--wire-encrypted", description = "Hop payloads were end-to-end encrypted.")
   boolean wireEncrypted;
@@ -62,7 +63,15 @@ final class PrivacyReportCommand implements Callable<Integer> {
         entries.add(LedgerCodec.parse(line));
       }
     }
-    List<ObserverGuarantee> observers = LedgerExposure.observers(entries, retrainEpochs, wireEncrypted);
+    // the ledger does not record E: the run folder's summary does (a simulate run's); a smaller E than
+    // the run's would understate every epsilon of a retraining observer
+    Integer recorded = recordedEpochs(ledger.toAbsolutePath().getParent().resolve("summary.md"));
+    int epochs = retrainEpochs != null ? retrainEpochs : recorded != null ? recorded : 1;
+    if (retrainEpochs != null && recorded != null && !retrainEpochs.equals(recorded)) {
+      spec.commandLine().getErr().printf("hdfl privacy report: WARNING: --retrain-epochs %d, but the run's summary.md "
+          + "records %d retraining epochs per round%n", retrainEpochs, recorded);
+    }
+    List<ObserverGuarantee> observers = LedgerExposure.observers(entries, epochs, wireEncrypted);
     LedgerEntry first = entries.get(0);
     double delta = LedgerExposure.reportDelta(entries);
     if (json) {
@@ -76,7 +85,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
       m.put("dim", first.dim());
       m.put("delta", delta);
       m.put("seeded_entries", v.seededEntries());
-      m.put("retrain_epochs", retrainEpochs);
+      m.put("retrain_epochs", epochs);
       m.put("wire_encrypted", wireEncrypted);
       m.put("observers", observers.stream().map(ObserverGuarantee::toJson).toList());
       JsonOutput.print(out, m);
@@ -92,10 +101,20 @@ final class PrivacyReportCommand implements Callable<Integer> {
           v.seededEntries());
     }
     out.printf(Locale.ROOT, "  per observer (RDP composition at delta = %.3g, %d retraining pass(es) per round, wire %s):%n",
-        delta, retrainEpochs, wireEncrypted ? "end-to-end encrypted" : "NOT encrypted");
+        delta, epochs, wireEncrypted ? "end-to-end encrypted" : "NOT encrypted");
     for (ObserverGuarantee o : observers) {
       out.println("  - " + o.sentence());
     }
     return 0;
+  }
+
+  /** The retraining epochs per round a run folder's summary.md records (hdfl simulate writes it), or null. */
+  static Integer recordedEpochs(Path summary) throws java.io.IOException {
+    if (!Files.isRegularFile(summary) || Files.size(summary) > 1 << 20) {
+      return null;
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\| retraining epochs per round \\| (\\d{1,4}) \\|$")
+        .matcher(Files.readString(summary));
+    return m.find() ? Integer.valueOf(m.group(1)) : null;
   }
 }

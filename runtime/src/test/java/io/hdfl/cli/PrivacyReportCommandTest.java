@@ -51,4 +51,29 @@ class PrivacyReportCommandTest {
     assertEquals(1, bad.code());
     assertTrue(bad.out().contains("ledger INVALID at line 3"), bad.out());
   }
+
+  /**
+   * The ledger does not record the retraining epochs; the run folder's summary does. The report used
+   * to assume 1 unless told, so a run with 3 passes a round was reported with a third of its
+   * retraining sensitivity.
+   */
+  @Test
+  void theRetrainingEpochsComeFromTheRunFolderUnlessGivenAndADifferenceIsWarnedOf() throws Exception {
+    Path train = SyntheticData.write(SyntheticData.blobs(120, 12, 4, 1), dir.resolve("train.choir_dat"));
+    Path test = SyntheticData.write(SyntheticData.blobs(40, 12, 4, 2), dir.resolve("test.choir_dat"));
+    Path run = dir.resolve("run3");
+    CliRun sim = CliRun.of("simulate", "--train", train.toString(), "--test", test.toString(), "--transport",
+        "loopback", "--peers", "4", "--rounds", "2", "--dim", "300", "--epochs", "3", "--out", run.toString(), "--json");
+    assertEquals(0, sim.code(), sim.err());
+    List<ObserverGuarantee> expected = ScheduleExposure.observers(
+        PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 3, false);
+    JsonNode j = new ObjectMapper().readTree(CliRun.of("privacy", "report", run.toString(), "--json").out());
+    assertEquals(3, j.get("retrain_epochs").asInt(), "from the run's summary.md");
+    assertEquals(expected.get(0).epsilonRdp(), j.get("observers").get(0).get("epsilon_rdp").asDouble(),
+        1e-9 * expected.get(0).epsilonRdp());
+    CliRun told = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1", "--json");
+    assertEquals(0, told.code(), told.err());
+    assertEquals(1, new ObjectMapper().readTree(told.out()).get("retrain_epochs").asInt(), "as given");
+    assertTrue(told.err().contains("WARNING: --retrain-epochs 1, but the run's summary.md records 3"), told.err());
+  }
 }
