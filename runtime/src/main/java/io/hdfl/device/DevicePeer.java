@@ -180,6 +180,7 @@ public final class DevicePeer {
         : DeviceProfiles.defaultName()));
     log.accept(meter.reason());
     List<AutoCloseable> running = new ArrayList<>();
+    boolean offline = false;
     try {
       NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
           : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
@@ -315,8 +316,18 @@ public final class DevicePeer {
       checkpoints.finish(env.round(), finalFrame.sha256());
       keys.publish(cfg.stateDir().resolve("keys"));
       transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+      offline = true;
       return new Outcome(modelFile, ledgerFile, env.round());
     } finally {
+      if (!offline) {
+        // a device that stops on an error closes its connection cleanly, so the broker drops its last
+        // will: without this its retained word stayed "online", and a ring's first peer would count it
+        try {
+          transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+        } catch (io.hdfl.transport.TransportException | RuntimeException e) {
+          log.accept("could not announce itself offline: " + e.getMessage());
+        }
+      }
       for (int i = running.size() - 1; i >= 0; i--) {
         running.get(i).close();
       }

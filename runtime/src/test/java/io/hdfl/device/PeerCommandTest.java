@@ -570,6 +570,31 @@ class PeerCommandTest {
         err.toString());
   }
 
+  /**
+   * A device that stops on an error (here: its partner never comes, start.timeout.seconds = 1) leaves
+   * "offline" retained: it closes its connection cleanly, so the broker drops its last will, and its
+   * retained word used to stay "online".
+   */
+  @Test
+  void aDeviceThatStopsOnAnErrorAnnouncesItselfOffline() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02\nstart.timeout.seconds = 1";
+      List<Path> configs = List.of(config("press-01", "ring", broker.uri(), order),
+          config("press-02", "ring", broker.uri(), order));
+      enrol(configs);
+      StringWriter err = new StringWriter();
+      assertEquals(1, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config",
+          configs.get(0).toString()), err.toString());
+      java.util.concurrent.CompletableFuture<String> word = new java.util.concurrent.CompletableFuture<>();
+      try (io.hdfl.transport.MqttTransport t = io.hdfl.transport.MqttTransport.connect(
+          io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("observer").build())) {
+        t.subscribe("hdfl/plant-7/peers/press-01", 1, (topic, payload, retained) ->
+            word.complete(new String(payload, java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals("offline", word.get(10, java.util.concurrent.TimeUnit.SECONDS), err.toString());
+      }
+    }
+  }
+
   private static String[] cli(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
