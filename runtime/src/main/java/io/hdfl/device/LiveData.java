@@ -1,6 +1,8 @@
 package io.hdfl.device;
 
 import io.hdfl.federation.LiveStream;
+import io.hdfl.federation.LocalStream;
+import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
 import io.hdfl.sensors.signal.SignalSource;
 import io.hdfl.sensors.signal.SyntheticMachiningSource;
@@ -14,8 +16,10 @@ import java.util.function.Consumer;
 
 /**
  * A device's live data path: signal source → windowing (with the normalization a previous run saved,
- * if any) → the encoder, as a {@link LiveStream}. {@link #close} saves the normalization statistics
- * once they are frozen, so a restarted device normalizes exactly as before.
+ * if any) → the encoder, as a {@link LocalStream}. The normalization statistics are saved as soon as
+ * they are frozen (after the first windows come out of the warm-up), so a device restarted after
+ * {@code kill -9} or a power cut normalizes exactly as before; until the sixteenth session they were
+ * saved only by {@link #close}, which such a stop never reaches.
  */
 final class LiveData implements AutoCloseable {
   static final String NORMALIZATION_FILE = "normalization.hdns";
@@ -23,6 +27,7 @@ final class LiveData implements AutoCloseable {
   private final LiveStream stream;
   private final Windowing windowing;
   private final Path normalizationFile;
+  private boolean saved;
 
   private LiveData(LiveStream stream, Windowing windowing, Path normalizationFile) {
     this.stream = stream;
@@ -65,16 +70,39 @@ final class LiveData implements AutoCloseable {
     }
   }
 
-  LiveStream stream() {
-    return stream;
+  /** The live samples, saving the normalization once it is frozen. */
+  LocalStream stream() {
+    return new LocalStream() {
+      @Override
+      public EncodedSet next(long count) throws InterruptedException {
+        EncodedSet windows = stream.next(count);
+        saveNormalization();
+        return windows;
+      }
+    };
+  }
+
+  /** Saves the frozen statistics once (atomically); a failure is not fatal and is tried again. */
+  private synchronized void saveNormalization() {
+    Normalization n = windowing.normalization();
+    if (n == null || !n.isFrozen() || saved) {
+      return;
+    }
+    try {
+      if (!Files.exists(normalizationFile)) {
+        n.save(normalizationFile);
+      }
+      saved = true;
+    } catch (IOException e) {
+      System.getLogger("io.hdfl.device").log(System.Logger.Level.WARNING, "normalization: could not save "
+          + normalizationFile + " (tried again with the next windows): " + e.getMessage());
+    }
   }
 
   @Override
   public void close() throws IOException {
     try {
-      if (windowing.normalization() != null && windowing.normalization().isFrozen() && !Files.exists(normalizationFile)) {
-        windowing.normalization().save(normalizationFile);
-      }
+      saveNormalization();
     } finally {
       stream.close();
     }
