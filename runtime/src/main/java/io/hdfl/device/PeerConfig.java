@@ -213,6 +213,23 @@ public record PeerConfig(
         throw new IllegalArgumentException("replay.* keys need data.source = replay");
       }
       if (mqtt) {
+        for (String f : List.of("ingest.ca", "ingest.cert", "ingest.key")) { // beside the config, as every path
+          if (sourceKeys.getProperty(f) != null) {
+            sourceKeys.setProperty(f, k.path(f, base).toString());
+          }
+        }
+        if (p.getProperty("ingest.broker") == null) {
+          // ingest from the federation's own broker: with its TLS and credentials unless told otherwise
+          for (String f : List.of("ca", "cert", "key")) {
+            if (sourceKeys.getProperty("ingest." + f) == null && k.path("broker." + f, base) != null) {
+              sourceKeys.setProperty("ingest." + f, k.path("broker." + f, base).toString());
+            }
+          }
+          if (sourceKeys.getProperty("ingest.username") == null && p.getProperty("broker.username") != null) {
+            sourceKeys.setProperty("ingest.username", p.getProperty("broker.username"));
+            sourceKeys.setProperty("ingest.password", p.getProperty("broker.password", ""));
+          }
+        }
         IngestSource.check(source, sourceKeys);
       } else if (hasIngestKeys) {
         throw new IllegalArgumentException("ingest.* keys describe MQTT ingest; data.source is " + source);

@@ -141,4 +141,28 @@ class PeerConfigTest {
     assertEquals(java.time.Duration.ZERO, ok.settings().roundDeadline(), "aggregate as soon as the quorum is in");
     assertEquals(java.time.Duration.ofSeconds(3), ok.settings().ackTimeout());
   }
+
+  /**
+   * Ingest from the federation's own broker (no ingest.broker) takes its TLS and credentials, and
+   * ingest paths are read beside the config file, as every path is; both used to be missed (an ssl://
+   * broker with an ACL refused the ingest connection; a relative CA was looked up in the working
+   * directory, /var/lib/hdfl under systemd).
+   */
+  @Test
+  void ingestFromTheFederationsBrokerTakesItsTlsAndCredentialsAndPathsBesideTheConfig() throws Exception {
+    Path f = dir.resolve("ingest.properties");
+    String base = "federation = f\npeer.id = a\nclasses = 3\nstate.dir = s\nrole = star-client\n"
+        + "data.source = sparkplug\ningest.group = g\ningest.edge-node = n\ningest.rate = 500\n"
+        + "ingest.metrics = load = m:Load\ningest.label.metric = m:Class\ningest.classes = a, b, c\n";
+    Files.writeString(f, base + "broker = ssl://h:8883\nbroker.ca = ca.pem\nbroker.username = a\nbroker.password = pw\n");
+    java.util.Properties keys = PeerConfig.read(f).signal().sourceKeys();
+    assertEquals(dir.resolve("ca.pem").toString(), keys.getProperty("ingest.ca"));
+    assertEquals("a", keys.getProperty("ingest.username"));
+    assertEquals("pw", keys.getProperty("ingest.password"));
+    Files.writeString(f, base + "broker = ssl://h:8883\nbroker.ca = ca.pem\nbroker.username = a\n"
+        + "ingest.broker = ssl://gw:8883\ningest.ca = certs/gw.pem\n");
+    keys = PeerConfig.read(f).signal().sourceKeys();
+    assertEquals(dir.resolve("certs/gw.pem").toString(), keys.getProperty("ingest.ca"), "its own, beside the config");
+    assertEquals(null, keys.getProperty("ingest.username"), "another broker: nothing of the federation's");
+  }
 }
