@@ -127,7 +127,7 @@ public final class DevicePeer {
       if (ledgerFile != null && Files.exists(ledgerFile)) {
         Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
             "uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()) + ".jsonl");
-        Files.move(ledgerFile, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        io.hdfl.io.AtomicFile.rename(ledgerFile, kept); // before startNewRun: a crash between leaves the old run whole
         log.accept("new run: the finished run's ledger is kept as " + kept);
       }
       early.startNewRun();

@@ -184,6 +184,15 @@ public final class AtomicFile {
     return new FileAttribute<?>[0];
   }
 
+  /**
+   * Renames {@code from} to {@code to} atomically (same directory) and fsyncs the directory, so that
+   * the rename survives a crash too.
+   */
+  public static void rename(Path from, Path to) throws IOException {
+    Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    syncDirectory(to.toAbsolutePath().getParent());
+  }
+
   /** Best effort: persists a rename or a new entry. Not every platform can open a directory for sync. */
   private static void syncDirectory(Path dir) {
     if (dir == null) {

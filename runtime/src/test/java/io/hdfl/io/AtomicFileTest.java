@@ -70,4 +70,13 @@ class AtomicFileTest {
     AtomicFile.append(log, "line 2\n".getBytes());
     assertEquals("line 1\nline 2\n", Files.readString(log));
   }
+
+  @Test
+  void renameMovesTheFile() throws Exception {
+    Path a = dir.resolve("ledger.jsonl");
+    Path b = dir.resolve("ledger-kept.jsonl");
+    AtomicFile.append(a, "x\n".getBytes());
+    AtomicFile.rename(a, b);
+    assertTrue(!Files.exists(a) && Files.readString(b).equals("x\n"));
+  }
 }
