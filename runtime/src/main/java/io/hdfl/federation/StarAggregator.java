@@ -148,7 +148,11 @@ public final class StarAggregator implements AutoCloseable {
       if (!closed && intake.admit(payload.length)) {
         worker.execute(() -> {
           intake.release(payload.length);
-          onUpdate(topic, payload);
+          try {
+            onUpdate(topic, payload);
+          } catch (RuntimeException e) { // an executor drops a task's exception without a word
+            LOG.log(System.Logger.Level.ERROR, "aggregator: an update on " + topic + " could not be handled: " + e, e);
+          }
         });
       }
     }));
@@ -178,8 +182,10 @@ public final class StarAggregator implements AutoCloseable {
     }
     try {
       ctx.frames().publish(topics.starGlobal(), frame, 1, true);
-    } catch (TransportException e) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: could not re-announce round " + round + ": " + e.getMessage());
+    } catch (TransportException | RuntimeException e) {
+      // caught whatever it is: an exception would cancel every later re-announcement, and a lost update
+      // would then stall the round for good
+      LOG.log(System.Logger.Level.WARNING, "aggregator: could not re-announce round " + round + ": " + e);
     }
   }
 
