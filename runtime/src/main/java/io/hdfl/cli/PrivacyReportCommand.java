@@ -70,6 +70,10 @@ final class PrivacyReportCommand implements Callable<Integer> {
     if (retrainEpochs != null && recorded != null && !retrainEpochs.equals(recorded)) {
       spec.commandLine().getErr().printf("hdfl privacy report: WARNING: --retrain-epochs %d, but the run's summary.md "
           + "records %d retraining epochs per round%n", retrainEpochs, recorded);
+    } else if (retrainEpochs == null && recorded == null) {
+      spec.commandLine().getErr().println("hdfl privacy report: WARNING: the ledger does not record the retraining "
+          + "epochs per round and no summary.md beside it does: 1 is assumed (give the run's with --retrain-epochs; a "
+          + "device's is its config's 'epochs')");
     }
     List<ObserverGuarantee> observers = LedgerExposure.observers(entries, epochs, wireEncrypted);
     LedgerEntry first = entries.get(0);
@@ -113,7 +117,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
     if (!Files.isRegularFile(summary) || Files.size(summary) > 1 << 20) {
       return null;
     }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\| retraining epochs per round \\| (\\d{1,4}) \\|$")
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\| retraining epochs per round \\| (\\d{1,9}) \\|$")
         .matcher(Files.readString(summary));
     return m.find() ? Integer.valueOf(m.group(1)) : null;
   }

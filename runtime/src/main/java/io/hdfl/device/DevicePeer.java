@@ -406,7 +406,8 @@ public final class DevicePeer {
         roster = Roster.open(cfg.rosterDir());
       } catch (java.nio.file.NoSuchFileException e) {
         throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy "
-            + "every peer's <id>" + HopKeys.PUBLIC_SUFFIX + " (from its state directory's keys/, after 'hdfl peer --init') "
+            + "every peer's <id>" + HopKeys.PUBLIC_SUFFIX + " and <id>.pub (from its state directory's keys/, after 'hdfl "
+            + "peer --init') "
             + "there, or set 'roster.federation.key' to admit the peers of a roster signed by the federation");
       }
     }

@@ -175,6 +175,19 @@ public record PeerConfig(
         k.parsed("encodings", "int8", EncodingPrecision::parse));
   }
 
+  /** The broker's {@code broker.<f>} paths as {@code ingest.<f>}, all of them, when none of the ingest ones is given. */
+  private static void inherit(Keys k, Path base, Properties sourceKeys, List<String> fields) {
+    if (fields.stream().anyMatch(f -> sourceKeys.getProperty("ingest." + f) != null)) {
+      return;
+    }
+    for (String f : fields) {
+      Path v = k.path("broker." + f, base);
+      if (v != null) {
+        sourceKeys.setProperty("ingest." + f, v.toString());
+      }
+    }
+  }
+
   /** {@code data.source} and its keys: null for {@code file} (the default). */
   private static SignalConfig signal(Keys k, Properties p, String role, Path base) {
     String source = k.text("data.source", "file");
@@ -219,13 +232,12 @@ public record PeerConfig(
           }
         }
         if (p.getProperty("ingest.broker") == null) {
-          // ingest from the federation's own broker: with its TLS and credentials unless told otherwise
-          for (String f : List.of("ca", "cert", "key")) {
-            if (sourceKeys.getProperty("ingest." + f) == null && k.path("broker." + f, base) != null) {
-              sourceKeys.setProperty("ingest." + f, k.path("broker." + f, base).toString());
-            }
-          }
-          if (sourceKeys.getProperty("ingest.username") == null && p.getProperty("broker.username") != null) {
+          // ingest from the federation's own broker: with its TLS and credentials unless told otherwise;
+          // a certificate and its key, and a user and its password, are taken as pairs
+          inherit(k, base, sourceKeys, List.of("ca"));
+          inherit(k, base, sourceKeys, List.of("cert", "key"));
+          if (sourceKeys.getProperty("ingest.username") == null && sourceKeys.getProperty("ingest.password") == null
+              && p.getProperty("broker.username") != null) {
             sourceKeys.setProperty("ingest.username", p.getProperty("broker.username"));
             sourceKeys.setProperty("ingest.password", p.getProperty("broker.password", ""));
           }

@@ -75,5 +75,10 @@ class PrivacyReportCommandTest {
     assertEquals(0, told.code(), told.err());
     assertEquals(1, new ObjectMapper().readTree(told.out()).get("retrain_epochs").asInt(), "as given");
     assertTrue(told.err().contains("WARNING: --retrain-epochs 1, but the run's summary.md records 3"), told.err());
+    Files.delete(run.resolve("summary.md")); // as in a device's state directory
+    CliRun unknown = CliRun.of("privacy", "report", run.toString(), "--json");
+    assertEquals(0, unknown.code(), unknown.err());
+    assertTrue(unknown.err().contains("does not record the retraining epochs per round and no summary.md beside it "
+        + "does: 1 is assumed"), unknown.err());
   }
 }

@@ -164,5 +164,11 @@ class PeerConfigTest {
     keys = PeerConfig.read(f).signal().sourceKeys();
     assertEquals(dir.resolve("certs/gw.pem").toString(), keys.getProperty("ingest.ca"), "its own, beside the config");
     assertEquals(null, keys.getProperty("ingest.username"), "another broker: nothing of the federation's");
+    Files.writeString(f, base + "broker = ssl://h:8883\nbroker.cert = b.crt\nbroker.key = b.key\nbroker.username = a\n"
+        + "broker.password = pw\ningest.cert = i.crt\ningest.password = own\n");
+    keys = PeerConfig.read(f).signal().sourceKeys();
+    assertEquals(null, keys.getProperty("ingest.key"), "a certificate is never paired with the broker's key");
+    assertEquals("own", keys.getProperty("ingest.password"), "nor a password with the broker's user");
+    assertEquals(null, keys.getProperty("ingest.username"));
   }
 }
