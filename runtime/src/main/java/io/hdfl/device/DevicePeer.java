@@ -176,7 +176,7 @@ public final class DevicePeer {
     // read before connecting, so that a damaged file stops the start at once
     Optional<String> previousFinal = checkpoints.previousFinal();
     Transport transport = connect(cfg, topics);
-    DetectedMeter meter = EnergyMeters.detect(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
+    DetectedMeter meter = EnergyMeters.forRuns(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
         : DeviceProfiles.defaultName()));
     log.accept(meter.reason());
     List<AutoCloseable> running = new ArrayList<>();

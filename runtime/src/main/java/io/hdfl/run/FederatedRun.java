@@ -123,7 +123,7 @@ public final class FederatedRun {
         ? id -> new SecureNoiseSource()
         : id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), kernels);
     DeviceProfile profile = DeviceProfiles.resolve(plan.profile());
-    DetectedMeter meter = EnergyMeters.detect(profile);
+    DetectedMeter meter = EnergyMeters.forRuns(profile);
     Classifier classifier = new Classifier(kernels, s.similarity());
     Map<Integer, Evaluation> evals = new TreeMap<>();
     Map<Integer, EnergyReading> energyAt = new TreeMap<>();

@@ -40,6 +40,34 @@ public final class EnergyMeters {
     return detect(SYSFS, profile);
   }
 
+  /** How often {@link #forRuns} reads a measuring meter in the background. */
+  public static final Duration RUN_SAMPLING = Duration.ofMillis(200);
+
+  /**
+   * {@link #detect(DeviceProfile)} for a run that reports energy per round: a measuring meter is also
+   * read in the background every {@link #RUN_SAMPLING} ({@link #sampledIfMeasured}).
+   */
+  public static DetectedMeter forRuns(DeviceProfile profile) {
+    return sampledIfMeasured(detect(profile), RUN_SAMPLING);
+  }
+
+  /**
+   * {@code detected} with a measuring meter read in the background every {@code interval} as well:
+   * a power meter then integrates between those samples, not only between a round report's reads,
+   * which come right after the peer's busy work (a Jetson busy 0.5 s of a 10 s round, read only then,
+   * was reported at its busy power for the whole round: about twice its energy), and a counter
+   * (RAPL) is read within every wrap period (an AMD package counter wraps after 65,536 J, some 7
+   * minutes at 150 W, and a peer waiting longer lost whole wraps). The CPU-time model is left as it
+   * is (it sums CPU time).
+   */
+  public static DetectedMeter sampledIfMeasured(DetectedMeter detected, Duration interval) {
+    if (!detected.meter().provenance().isMeasured()) {
+      return detected;
+    }
+    return new DetectedMeter(sampled(detected.meter(), interval),
+        detected.reason() + ", read every " + interval.toMillis() + " ms");
+  }
+
   /**
    * The best available meter under {@code sysfsRoot}, else the CPU-time model for {@code profile}.
    */

@@ -151,4 +151,44 @@ class EnergyMetersTest {
       assertTrue(s.samples() >= 5, "samples: " + s.samples());
     }
   }
+
+  /**
+   * Busy 10 W for about 300 ms between two reads at 0 W: the sampled meter integrates the burst; two
+   * reads alone (what a round report did) would give 0 J.
+   */
+  @Test
+  void aSampledPowerMeterSeesABurstBetweenTheReportsReads() throws Exception {
+    fs.hwmonChip("hwmon0", "ina226");
+    fs.hwmon("hwmon0", "power1_input", 0);
+    HwmonPowerMeter power = HwmonPowerMeter.open(fs.sysfs(), System::nanoTime, null, java.util.List.of());
+    try (SampledEnergyMeter s = EnergyMeters.sampled(power, Duration.ofMillis(10))) {
+      EnergyReading r0 = s.read();
+      fs.hwmon("hwmon0", "power1_input", 10_000_000);
+      long t0 = System.nanoTime();
+      Thread.sleep(300);
+      fs.hwmon("hwmon0", "power1_input", 0);
+      double busy = (System.nanoTime() - t0) / 1e9;
+      Thread.sleep(50);
+      double joules = RoundEnergy.between(r0, s.read()).joules();
+      assertTrue(joules > 0.6 * 10 * busy && joules < 1.4 * 10 * busy + 0.2, joules + " J for " + busy + " s at 10 W");
+    }
+  }
+
+  @Test
+  void forRunsSamplesAMeasuringMeterButNotTheCpuModel() throws Exception {
+    fs.hwmonChip("hwmon0", "ina226");
+    fs.hwmon("hwmon0", "power1_input", 3_000_000);
+    DeviceProfile profile = DeviceProfiles.resolve("raspberry-pi-4");
+    DetectedMeter measured = EnergyMeters.sampledIfMeasured(EnergyMeters.detect(fs.root, profile),
+        Duration.ofMillis(50));
+    try {
+      assertTrue(measured.meter() instanceof SampledEnergyMeter, measured.reason());
+      assertTrue(measured.reason().endsWith(", read every 50 ms"), measured.reason());
+    } finally {
+      measured.meter().close();
+    }
+    DetectedMeter model = EnergyMeters.sampledIfMeasured(EnergyMeters.detect(fs.root.resolve("none"), profile),
+        Duration.ofMillis(50));
+    assertTrue(model.meter() instanceof CpuTimeModelMeter, model.reason());
+  }
 }
