@@ -68,6 +68,8 @@ import java.util.function.Consumer;
  * StateCheckpoints}): started again after a crash with the same state directory, it resumes the run.
  */
 public final class DevicePeer {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.device");
+
   /** What a finished run left in the state directory. */
   public record Outcome(Path finalModel, Path ledger, int rounds) {}
 
@@ -175,9 +177,14 @@ public final class DevicePeer {
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     // read before connecting, so that a damaged file stops the start at once
     Optional<String> previousFinal = checkpoints.previousFinal();
-    Transport transport = connect(cfg, topics);
-    DetectedMeter meter = EnergyMeters.forRuns(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
-        : DeviceProfiles.defaultName()));
+    DetectedMeter meter = energyMeter(cfg); // before connecting: a configured INA219 that is absent stops the start
+    Transport transport;
+    try {
+      transport = connect(cfg, topics);
+    } catch (Exception | Error e) {
+      meter.meter().close();
+      throw e;
+    }
     log.accept(meter.reason());
     List<AutoCloseable> running = new ArrayList<>();
     boolean offline = false;
@@ -537,11 +544,46 @@ public final class DevicePeer {
   private static Consumer<RoundReport> reporter(Transport t, Topics topics, String id, DetectedMeter meter) {
     MetricsPublisher publish = new MetricsPublisher(t, topics, id);
     EnergyReading[] last = {meter.meter().read()};
+    boolean[] failed = {false};
     return r -> {
-      EnergyReading now = meter.meter().read();
+      EnergyReading now;
+      try {
+        now = meter.meter().read();
+      } catch (RuntimeException e) {
+        // a meter that fails mid-run (an I2C or sysfs read error) costs the report its energy, not the round
+        if (!failed[0]) {
+          failed[0] = true;
+          LOG.log(System.Logger.Level.WARNING, "peer " + id + ": energy meter " + meter.meter().name()
+              + " failed; rounds are reported without energy while it does: " + e.getMessage());
+        }
+        publish.accept(r);
+        return;
+      }
       RoundEnergy e = RoundEnergy.between(last[0], now);
       last[0] = now;
       publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
     };
+  }
+
+  /** The meter {@code energy.meter} names (an INA219), else the best one found (read in the background either way). */
+  private static DetectedMeter energyMeter(PeerConfig cfg) {
+    if (cfg.ina219() == null) {
+      return EnergyMeters.forRuns(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
+          : DeviceProfiles.defaultName()));
+    }
+    io.hdfl.sensors.energy.Ina219Meter m;
+    try {
+      m = io.hdfl.sensors.energy.Ina219Meter.openInOwnContext(cfg.ina219());
+    } catch (io.hdfl.sensors.energy.MeterUnavailableException e) {
+      throw new IllegalArgumentException("'energy.meter = ina219': " + e.reason());
+    }
+    try {
+      m.read(); // a chip that is not there, or not wired as configured, is told now, not mid-run
+    } catch (RuntimeException e) {
+      m.close();
+      throw new IllegalArgumentException("'energy.meter = ina219': the first reading failed: " + e.getMessage());
+    }
+    return EnergyMeters.sampledIfMeasured(new DetectedMeter(m, "energy: " + m.provenance().label()
+        + " (energy.meter = ina219)"), EnergyMeters.RUN_SAMPLING);
   }
 }

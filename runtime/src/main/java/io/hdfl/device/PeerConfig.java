@@ -68,7 +68,8 @@ public record PeerConfig(
     Path federationKey,
     Path signedRoster,
     SignalConfig signal,
-    EncodingPrecision encodings) {
+    EncodingPrecision encodings,
+    io.hdfl.sensors.energy.Ina219Config ina219) {
 
   static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "encodings", "ring.order", "star.clients", "classes",
       "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
@@ -76,7 +77,8 @@ public record PeerConfig(
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
       "broker.max-packet", "encryption", "roster.dir", "roster.federation.key", "roster.signed", "data.source", "synthetic.machine", "window.size",
-      "window.stride", "window.warmup");
+      "window.stride", "window.warmup", "energy.meter", "energy.ina219.bus", "energy.ina219.address",
+      "energy.ina219.shunt-ohms", "energy.ina219.max-amps");
 
   /** Reads and validates a configuration file. */
   public static PeerConfig read(Path file) throws IOException {
@@ -172,7 +174,46 @@ public record PeerConfig(
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.seconds("start.timeout.seconds", 120, 1)),
         Duration.ofSeconds(k.seconds("run.timeout.seconds", 3600, 1)), rosterDir, federationKey, signedRoster, signal,
-        k.parsed("encodings", "int8", EncodingPrecision::parse));
+        k.parsed("encodings", "int8", EncodingPrecision::parse), ina219(k));
+  }
+
+  /**
+   * {@code energy.meter}: {@code auto} (the best meter found, else the CPU-time model) or {@code
+   * ina219}, an INA219 on I2C described by {@code energy.ina219.bus} (1), {@code .address} (0x40),
+   * {@code .shunt-ohms} (0.1) and {@code .max-amps} (3.2); null for auto.
+   */
+  private static io.hdfl.sensors.energy.Ina219Config ina219(Keys k) {
+    String meter = k.text("energy.meter", "auto");
+    boolean inaKeys = k.p().stringPropertyNames().stream().anyMatch(n -> n.startsWith("energy.ina219."));
+    if (meter.equals("auto")) {
+      if (inaKeys) {
+        throw k.bad("energy.meter", "must be ina219 for the energy.ina219.* keys to apply");
+      }
+      return null;
+    }
+    if (!meter.equals("ina219")) {
+      throw k.bad("energy.meter", "must be auto or ina219, got '" + meter + "'");
+    }
+    String a = k.text("energy.ina219.address", "0x40");
+    int address;
+    try {
+      address = Integer.decode(a);
+    } catch (NumberFormatException e) {
+      throw k.bad("energy.ina219.address", "must be an I2C address such as 0x40, got '" + a + "'");
+    }
+    try {
+      io.hdfl.sensors.energy.Ina219Config.Builder b =
+          io.hdfl.sensors.energy.Ina219Config.builder(k.integer("energy.ina219.bus", 1)).address(address);
+      if (k.text("energy.ina219.shunt-ohms", null) != null) {
+        b.shuntOhms(k.real("energy.ina219.shunt-ohms", 0.1));
+      }
+      if (k.text("energy.ina219.max-amps", null) != null) {
+        b.maxExpectedAmps(k.real("energy.ina219.max-amps", 3.2));
+      }
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw k.bad("energy.meter", "ina219: " + e.getMessage());
+    }
   }
 
   /** The broker's {@code broker.<f>} paths as {@code ingest.<f>}, all of them, when none of the ingest ones is given. */
@@ -271,7 +312,7 @@ public record PeerConfig(
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
         clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
-        federationKey, signedRoster, signal, encodings);
+        federationKey, signedRoster, signal, encodings, ina219);
   }
 
   /** Typed access to the properties with errors that name the file and key. */

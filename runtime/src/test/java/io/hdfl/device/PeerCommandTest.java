@@ -595,6 +595,22 @@ class PeerCommandTest {
     }
   }
 
+  /**
+   * A device whose config names an INA219 (`energy.meter = ina219`) opens it on the configured bus and
+   * address, programs it and reads it before it connects; here on Pi4J's mock I2C, whose registers
+   * read short as an absent chip's would: the start stops with the reason (exit 2), not mid-run.
+   */
+  @Test
+  void aDeviceOpensTheIna219ItsConfigNamesAndStopsAtStartWhenItCannotBeRead() throws Exception {
+    Path cfg = config("press-01", "ring", "tcp://127.0.0.1:1", "ring.order = press-01\nencryption = none\n"
+        + "energy.meter = ina219\nenergy.ina219.bus = 1\nenergy.ina219.address = 0x41");
+    StringWriter err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config",
+        cfg.toString()), err.toString());
+    assertTrue(err.toString().contains("'energy.meter = ina219': the first reading failed: ina219:i2c-1/0x41: short "
+        + "read of register 0x02"), err.toString());
+  }
+
   private static String[] cli(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -171,4 +171,28 @@ class PeerConfigTest {
     assertEquals("own", keys.getProperty("ingest.password"), "nor a password with the broker's user");
     assertEquals(null, keys.getProperty("ingest.username"));
   }
+
+  @Test
+  void anIna219IsConfiguredByItsKeysAndBadOnesNameTheKey() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
+        + "role = ring\nring.order = a\n";
+    Files.writeString(f, base);
+    assertEquals(null, PeerConfig.read(f).ina219(), "auto by default");
+    Files.writeString(f, base + "energy.meter = ina219\nenergy.ina219.bus = 3\nenergy.ina219.address = 0x45\n"
+        + "energy.ina219.shunt-ohms = 0.05\nenergy.ina219.max-amps = 6\n");
+    io.hdfl.sensors.energy.Ina219Config ina = PeerConfig.read(f).ina219();
+    assertEquals(3, ina.bus());
+    assertEquals(0x45, ina.address());
+    assertEquals(0.05, ina.shuntOhms());
+    Files.writeString(f, base + "energy.meter = ina219\nenergy.ina219.address = 0x70\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'energy.meter' ina219: INA219 at i2c-1/0x70: an INA219 answers at 0x40..0x4F"));
+    Files.writeString(f, base + "energy.ina219.bus = 2\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'energy.meter' must be ina219 for the energy.ina219.* keys to apply"));
+    Files.writeString(f, base + "energy.meter = ina226\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+        .contains("'energy.meter' must be auto or ina219, got 'ina226'"));
+  }
 }

@@ -45,6 +45,10 @@ public final class Ina219Meter implements EnergyMeter {
   private final Provenance provenance;
   private boolean overflowLogged;
   private boolean closed;
+  /** The context the handle was created in ({@link #open}), or null for a handle given by the caller. */
+  private Context context;
+  /** Whether {@link #close} shuts {@link #context} down too ({@link #openInOwnContext}). */
+  private boolean ownsContext;
 
   private Ina219Meter(I2C device, Ina219Config config, LongSupplier clock) {
     this.device = device;
@@ -76,7 +80,26 @@ public final class Ina219Meter implements EnergyMeter {
       throw new MeterUnavailableException(where + ": cannot open the I2C device (" + e.getMessage()
           + "); on a device the deployment must add a Pi4J I2C plugin such as pi4j-plugin-linuxfs", e);
     }
-    return on(device, config, System::nanoTime);
+    Ina219Meter m = on(device, config, System::nanoTime);
+    m.context = pi4j; // released through the context, which frees its id: the chip can be opened again
+    return m;
+  }
+
+  /**
+   * {@link #open} in a Pi4J context of its own ({@code Pi4J.newAutoContext()}: the I2C provider the
+   * deployment ships, e.g. pi4j-plugin-linuxfs), which {@link #close} shuts down: for a device whose
+   * config names an INA219 ({@code energy.meter = ina219}).
+   */
+  public static Ina219Meter openInOwnContext(Ina219Config config) throws MeterUnavailableException {
+    Context pi4j = com.pi4j.Pi4J.newAutoContext();
+    try {
+      Ina219Meter m = open(pi4j, config);
+      m.ownsContext = true;
+      return m;
+    } catch (MeterUnavailableException | RuntimeException e) {
+      pi4j.shutdown();
+      throw e;
+    }
   }
 
   /** Programs and meters an INA219 on an I2C handle you opened; the meter closes it. */
@@ -144,7 +167,15 @@ public final class Ina219Meter implements EnergyMeter {
   public synchronized void close() {
     if (!closed) {
       closed = true;
-      device.close();
+      Context c = context;
+      if (c != null && !c.isShutdown() && c.registry().exists(device.id())) {
+        c.shutdown(device.id()); // closes it and frees the id (a plain close keeps the id taken)
+      } else {
+        device.close();
+      }
+      if (ownsContext && c != null && !c.isShutdown()) {
+        c.shutdown();
+      }
     }
   }
 

@@ -169,6 +169,28 @@ class Ina219MeterTest {
     }
   }
 
+  /** Closed, the meter frees the I2C id in its context, so the chip can be opened again (a restarted meter). */
+  @Test
+  void aMeterOpenedThroughTheContextCanBeOpenedAgainOnceClosed() throws Exception {
+    Ina219Config cfg = Ina219Config.builder(3).build();
+    Ina219Meter.open(pi4j, cfg).close();
+    assertTrue(!pi4j.registry().exists("hdfl-ina219-3-0x40"), "the id is free");
+    try (Ina219Meter again = Ina219Meter.open(pi4j, cfg)) {
+      assertEquals("ina219:i2c-3/0x40", again.name());
+    }
+  }
+
+  @Test
+  void aMeterInItsOwnContextProgramsTheChipAndShutsTheContextDown() throws Exception {
+    Ina219Config cfg = Ina219Config.builder(5).address(0x44).build();
+    Ina219Meter m = Ina219Meter.openInOwnContext(cfg);
+    assertEquals("ina219:i2c-5/0x44", m.name());
+    m.close();
+    try (Ina219Meter again = Ina219Meter.openInOwnContext(cfg)) { // a new context: nothing left taken
+      assertTrue(again.provenance().isMeasured());
+    }
+  }
+
   @Test
   void badSettingsAreRejectedWithOneLine() {
     IllegalArgumentException range = assertThrows(IllegalArgumentException.class,
