@@ -322,7 +322,7 @@ public final class DevicePeer {
       ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
       checkpoints.finish(env.round(), finalFrame.sha256());
       keys.publish(cfg.stateDir().resolve("keys"));
-      transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+      announceOffline(transport, topics, cfg);
       offline = true;
       return new Outcome(modelFile, ledgerFile, env.round());
     } finally {
@@ -330,7 +330,7 @@ public final class DevicePeer {
         // a device that stops on an error closes its connection cleanly, so the broker drops its last
         // will: without this its retained word stayed "online", and a ring's first peer would count it
         try {
-          transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+          announceOffline(transport, topics, cfg);
         } catch (io.hdfl.transport.TransportException | RuntimeException e) {
           log.accept("could not announce itself offline: " + e.getMessage());
         }
@@ -563,6 +563,12 @@ public final class DevicePeer {
       last[0] = now;
       publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
     };
+  }
+
+  /** Publishes this peer's retained "offline" (what its last will says when its connection drops). */
+  private static void announceOffline(Transport transport, Topics topics, PeerConfig cfg)
+      throws io.hdfl.transport.TransportException {
+    transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
   }
 
   /** The meter {@code energy.meter} names (an INA219), else the best one found (read in the background either way). */

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
  */
 final class LiveData implements AutoCloseable {
   static final String NORMALIZATION_FILE = "normalization.hdns";
+  private static final System.Logger LOG = System.getLogger("io.hdfl.device");
 
   private final LiveStream stream;
   private final Windowing windowing;
@@ -94,7 +95,7 @@ final class LiveData implements AutoCloseable {
       }
       saved = true;
     } catch (IOException e) {
-      System.getLogger("io.hdfl.device").log(System.Logger.Level.WARNING, "normalization: could not save "
+      LOG.log(System.Logger.Level.WARNING, "normalization: could not save "
           + normalizationFile + " (tried again with the next windows): " + e.getMessage());
     }
   }

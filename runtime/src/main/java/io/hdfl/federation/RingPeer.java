@@ -357,6 +357,13 @@ public final class RingPeer implements AutoCloseable {
     return new Received(env, fresh);
   }
 
+  /** {@link #drop(ModelEnvelope)} with a logged reason. */
+  private void drop(ModelEnvelope env, String why) {
+    LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
+        + " (step " + env.step() + "): " + why);
+    drop(env);
+  }
+
   /** Forgets a received model that will not be trained on (a duplicate, a fork, a bad line). */
   private void drop(ModelEnvelope env) {
     try {
@@ -384,15 +391,11 @@ public final class RingPeer implements AutoCloseable {
       try {
         parent = LedgerCodec.prevHashAt(last);
       } catch (LedgerFormatException e) {
-        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
-            + " (step " + env.step() + "): its last ledger line is malformed: " + e.getMessage());
-        drop(env);
+        drop(env, "its last ledger line is malformed: " + e.getMessage());
         return;
       }
       if (!seenLines.contains(prev) && extendedParents.contains(last, parent)) {
-        LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
-            + " (step " + env.step() + ") that forks the chain: its parent entry was already extended");
-        drop(env);
+        drop(env, "it forks the chain: its parent entry was already extended");
         return;
       }
     }
@@ -402,15 +405,11 @@ public final class RingPeer implements AutoCloseable {
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     ModelNoiseState before = new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed());
     if (env.classes() != data.classes()) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
-          + " (step " + env.step() + "): it has " + env.classes() + " classes, this peer's data " + data.classes());
-      drop(env);
+      drop(env, "it has " + env.classes() + " classes, this peer's data " + data.classes());
       return;
     }
     if (env.samplesAbsorbed() > Long.MAX_VALUE / 2) { // no run absorbs 2^62 samples: the count would overflow
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
-          + " (step " + env.step() + "): it claims " + env.samplesAbsorbed() + " samples absorbed");
-      drop(env);
+      drop(env, "it claims " + env.samplesAbsorbed() + " samples absorbed");
       return;
     }
     EncodedSet fresh = round > 1 && arrivals != null ? arrivals.get() : null;

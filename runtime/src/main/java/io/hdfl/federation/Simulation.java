@@ -82,8 +82,9 @@ public final class Simulation {
       throw new IllegalArgumentException("a federation needs at least one peer");
     }
     if (settings.topology() == Topology.STAR) {
+      List<String> ids = peerIds();
       for (int i = 0; i < shards.size(); i++) { // before anything connects (each StarClient checks it too)
-        String shortfall = SampleStream.shortfall(peerIds().get(i), shards.get(i).size(), settings.rounds(),
+        String shortfall = SampleStream.shortfall(ids.get(i), shards.get(i).size(), settings.rounds(),
             settings.perRound());
         if (shortfall != null) {
           throw new IllegalArgumentException(shortfall);

@@ -74,8 +74,7 @@ public final class StarClient implements AutoCloseable {
    */
   public StarClient(PeerContext ctx, EncodedSet data) {
     this(ctx, new SampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
-    String shortfall = SampleStream.shortfall("client " + ctx.id(), data.size(), ctx.settings().rounds(),
-        ctx.settings().perRound());
+    String shortfall = shortfall(ctx, data);
     if (shortfall != null) {
       throw new IllegalArgumentException(shortfall);
     }
@@ -89,14 +88,18 @@ public final class StarClient implements AutoCloseable {
   public static StarClient preparing(PeerContext ctx, CompletableFuture<EncodedSet> data) {
     StarClient c = new StarClient(ctx, new PreparingSampleStream(data, ctx.settings().seed() ^ ctx.id().hashCode()));
     data.thenAccept(d -> {
-      String shortfall = SampleStream.shortfall("client " + ctx.id(), d.size(), ctx.settings().rounds(),
-          ctx.settings().perRound());
+      String shortfall = shortfall(ctx, d);
       if (shortfall != null) {
         LOG.log(System.Logger.Level.ERROR, shortfall + "; stopping");
         c.failure.completeExceptionally(new IllegalArgumentException(shortfall));
       }
     });
     return c;
+  }
+
+  /** Why {@code data} cannot give this client R rounds of L new samples, or null if it can. */
+  private static String shortfall(PeerContext ctx, EncodedSet data) {
+    return SampleStream.shortfall("client " + ctx.id(), data.size(), ctx.settings().rounds(), ctx.settings().perRound());
   }
 
   /** A client learning from {@code stream} (e.g. a live signal source), L samples a round. */
