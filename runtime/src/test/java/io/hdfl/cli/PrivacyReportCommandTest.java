@@ -20,12 +20,7 @@ class PrivacyReportCommandTest {
 
   @Test
   void reportFromARealLedgerEqualsTheScheduleAndRefusesATamperedOne() throws Exception {
-    Path train = SyntheticData.write(SyntheticData.blobs(120, 12, 4, 1), dir.resolve("train.choir_dat"));
-    Path test = SyntheticData.write(SyntheticData.blobs(40, 12, 4, 2), dir.resolve("test.choir_dat"));
-    Path run = dir.resolve("run");
-    CliRun sim = CliRun.of("simulate", "--train", train.toString(), "--test", test.toString(), "--transport",
-        "loopback", "--peers", "4", "--rounds", "2", "--dim", "300", "--out", run.toString(), "--json");
-    assertEquals(0, sim.code(), sim.err());
+    Path run = simulate("run");
 
     CliRun r = CliRun.of("privacy", "report", run.toString(), "--json");
     assertEquals(0, r.code(), r.err());
@@ -59,12 +54,7 @@ class PrivacyReportCommandTest {
    */
   @Test
   void theRetrainingEpochsComeFromTheRunFolderUnlessGivenAndADifferenceIsWarnedOf() throws Exception {
-    Path train = SyntheticData.write(SyntheticData.blobs(120, 12, 4, 1), dir.resolve("train.choir_dat"));
-    Path test = SyntheticData.write(SyntheticData.blobs(40, 12, 4, 2), dir.resolve("test.choir_dat"));
-    Path run = dir.resolve("run3");
-    CliRun sim = CliRun.of("simulate", "--train", train.toString(), "--test", test.toString(), "--transport",
-        "loopback", "--peers", "4", "--rounds", "2", "--dim", "300", "--epochs", "3", "--out", run.toString(), "--json");
-    assertEquals(0, sim.code(), sim.err());
+    Path run = simulate("run3", "--epochs", "3");
     List<ObserverGuarantee> expected = ScheduleExposure.observers(
         PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 3, false);
     JsonNode j = new ObjectMapper().readTree(CliRun.of("privacy", "report", run.toString(), "--json").out());
@@ -80,5 +70,19 @@ class PrivacyReportCommandTest {
     assertEquals(0, unknown.code(), unknown.err());
     assertTrue(unknown.err().contains("does not record the retraining epochs per round and no summary.md beside it "
         + "does: 1 is assumed"), unknown.err());
+  }
+
+  /** A PrivateDFL ring of 4 peers of 30 samples, 2 rounds, D=300, over the loopback, into {@code dir/name}. */
+  private Path simulate(String name, String... extra) throws Exception {
+    Path train = SyntheticData.write(SyntheticData.blobs(120, 12, 4, 1), dir.resolve("train.choir_dat"));
+    Path test = SyntheticData.write(SyntheticData.blobs(40, 12, 4, 2), dir.resolve("test.choir_dat"));
+    Path run = dir.resolve(name);
+    List<String> args = new java.util.ArrayList<>(List.of("simulate", "--train", train.toString(), "--test",
+        test.toString(), "--transport", "loopback", "--peers", "4", "--rounds", "2", "--dim", "300", "--out",
+        run.toString(), "--json"));
+    args.addAll(List.of(extra));
+    CliRun sim = CliRun.of(args.toArray(new String[0]));
+    assertEquals(0, sim.code(), sim.err());
+    return run;
   }
 }

@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PeerConfigTest {
+  /** The keys every config needs (a role and its keys besides). */
+  private static final String MINIMAL =
+      "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n";
+  /** A ring peer of a ring of one. */
+  private static final String A_RING_PEER = MINIMAL + "role = ring\nring.order = a\n";
   @TempDir Path dir;
 
   static Path example(String name) {
@@ -50,8 +55,7 @@ class PeerConfigTest {
   @Test
   void aRosterSignedByTheFederationKeyIsConfiguredBesideTheRosterDirectory() throws Exception {
     Path f = dir.resolve("p.properties");
-    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
-        + "role = ring\nring.order = a, b\n";
+    String base = MINIMAL + "role = ring\nring.order = a, b\n";
     Files.writeString(f, base + "roster.federation.key = /etc/hdfl/federation.pub\n");
     PeerConfig c = PeerConfig.read(f);
     assertEquals(Path.of("/etc/hdfl/federation.pub"), c.federationKey());
@@ -59,29 +63,23 @@ class PeerConfigTest {
     Files.writeString(f, base + "roster.federation.key = fed.pub\nroster.signed = r.signed\n");
     assertEquals(dir.resolve("r.signed"), PeerConfig.read(f).signedRoster());
     assertEquals(null, PeerConfig.read(example("ring-peer.properties")).federationKey(), "pinned files only");
-    Files.writeString(f, base + "roster.federation.key = fed.pub\nencryption = none\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "roster.federation.key = fed.pub\nencryption = none\n")
         .contains("'roster.federation.key' needs encrypted hops"));
-    Files.writeString(f, base + "roster.signed = r.signed\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "roster.signed = r.signed\n")
         .contains("'roster.signed' needs 'roster.federation.key'"));
   }
 
   @Test
   void errorsNameTheKey() throws Exception {
     Path f = dir.resolve("p.properties");
-    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n";
-    Files.writeString(f, base + "role = ring\nring.order = a, b\ndim = many\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    String base = MINIMAL;
+    assertTrue(refusal(f, base + "role = ring\nring.order = a, b\ndim = many\n")
         .contains("'dim' must be a whole number, got 'many'"));
-    Files.writeString(f, base + "role = relay\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "role = relay\n")
         .contains("'role' must be ring, star-client or aggregator"));
-    Files.writeString(f, base + "role = aggregator\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "role = aggregator\n")
         .contains("'star.clients' is required"));
-    Files.writeString(f, base + "role = ring\nring.order = a, a\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "role = ring\nring.order = a, a\n")
         .contains("lists a peer twice"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(dir.resolve("none")))
         .getMessage().endsWith("no such file"));
@@ -104,38 +102,28 @@ class PeerConfigTest {
   @Test
   void everyValueErrorNamesTheFileOnOneLine() throws Exception {
     Path f = dir.resolve("p.properties");
-    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
-        + "role = ring\nring.order = a\n";
-    Files.writeString(f, base + "privacy = privatedf\n");
+    String base = A_RING_PEER;
     assertEquals(f + ": 'privacy' is not valid: unknown mode 'privatedf' (expected privatedfl, fedhdp, blackbox or none)",
-        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
-    Files.writeString(f, base + "epsilon = -1\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
-        .startsWith(f + ": epsilon must be"));
-    Files.writeString(f, base + "encodings = int4\n");
+        refusal(f, base + "privacy = privatedf\n"));
+    assertTrue(refusal(f, base + "epsilon = -1\n").startsWith(f + ": epsilon must be"));
     assertEquals(f + ": 'encodings' is not valid: unknown encodings 'int4' (expected float32 or int8)",
-        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+        refusal(f, base + "encodings = int4\n"));
     Files.writeString(f, base + "encodings = float32\n");
     assertEquals(EncodingPrecision.FLOAT32, PeerConfig.read(f).encodings());
-    Files.writeString(f, base + "dim = 1\\n2\n");
     assertEquals(f + ": 'dim' must be a whole number, got '1\\u000a2'",
-        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+        refusal(f, base + "dim = 1\\n2\n"));
   }
 
   /** A timeout of 0 fired at once: every hand-off skipped, every device done with a one-step model. */
   @Test
   void timeoutsMustBeAtLeastASecondAndADeadlineNotNegative() throws Exception {
     Path f = dir.resolve("p.properties");
-    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
-        + "role = ring\nring.order = a\n";
+    String base = A_RING_PEER;
     for (String key : new String[] {"ack.timeout.seconds", "start.timeout.seconds", "run.timeout.seconds"}) {
-      Files.writeString(f, base + key + " = 0\n");
-      assertEquals(f + ": '" + key + "' must be at least 1 second, got 0",
-          assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+      assertEquals(f + ": '" + key + "' must be at least 1 second, got 0", refusal(f, base + key + " = 0\n"));
     }
-    Files.writeString(f, base + "deadline.seconds = -5\n");
     assertEquals(f + ": 'deadline.seconds' must be at least 0 seconds, got -5",
-        assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage());
+        refusal(f, base + "deadline.seconds = -5\n"));
     Files.writeString(f, base + "deadline.seconds = 0\nack.timeout.seconds = 3\n");
     PeerConfig ok = PeerConfig.read(f);
     assertEquals(java.time.Duration.ZERO, ok.settings().roundDeadline(), "aggregate as soon as the quorum is in");
@@ -175,8 +163,7 @@ class PeerConfigTest {
   @Test
   void anIna219IsConfiguredByItsKeysAndBadOnesNameTheKey() throws Exception {
     Path f = dir.resolve("p.properties");
-    String base = "federation = f\npeer.id = a\nbroker = tcp://h:1883\nclasses = 2\nstate.dir = s\ndata.train = d\n"
-        + "role = ring\nring.order = a\n";
+    String base = A_RING_PEER;
     Files.writeString(f, base);
     assertEquals(null, PeerConfig.read(f).ina219(), "auto by default");
     Files.writeString(f, base + "energy.meter = ina219\nenergy.ina219.bus = 3\nenergy.ina219.address = 0x45\n"
@@ -185,14 +172,17 @@ class PeerConfigTest {
     assertEquals(3, ina.bus());
     assertEquals(0x45, ina.address());
     assertEquals(0.05, ina.shuntOhms());
-    Files.writeString(f, base + "energy.meter = ina219\nenergy.ina219.address = 0x70\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "energy.meter = ina219\nenergy.ina219.address = 0x70\n")
         .contains("'energy.meter' ina219: INA219 at i2c-1/0x70: an INA219 answers at 0x40..0x4F"));
-    Files.writeString(f, base + "energy.ina219.bus = 2\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "energy.ina219.bus = 2\n")
         .contains("'energy.meter' must be ina219 for the energy.ina219.* keys to apply"));
-    Files.writeString(f, base + "energy.meter = ina226\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage()
+    assertTrue(refusal(f, base + "energy.meter = ina226\n")
         .contains("'energy.meter' must be auto or ina219, got 'ina226'"));
+  }
+
+  /** Writes {@code config} to {@code f} and returns why {@link PeerConfig#read} refuses it. */
+  private static String refusal(Path f, String config) throws Exception {
+    Files.writeString(f, config);
+    return assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage();
   }
 }

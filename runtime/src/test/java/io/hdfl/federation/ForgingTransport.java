@@ -3,6 +3,7 @@ package io.hdfl.federation;
 import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.Expectations;
 import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.Transport;
 import io.hdfl.transport.TransportException;
 import java.util.ArrayList;
@@ -34,6 +35,24 @@ final class ForgingTransport extends ForwardingTransport {
     this.topic = topic;
     this.expect = Expectations.builder().federation(s.federation()).dim(s.encoder().dim()).build();
     this.forge = forge;
+  }
+
+  /**
+   * Connections over {@code broker} in which {@code peerId}'s forges on {@code topic} (as {@link
+   * Simulation} names the connections: the federation, then the peer id); that connection is added
+   * to {@code made} once connected.
+   */
+  static PeerConnector forging(LoopbackBroker broker, FederationSettings s, String peerId, String topic, Forge forge,
+      List<ForgingTransport> made) {
+    return id -> {
+      Transport t = broker.connect(id);
+      if (!id.equals(s.federation() + "-" + peerId)) {
+        return t;
+      }
+      ForgingTransport f = new ForgingTransport(t, topic, s, forge);
+      made.add(f);
+      return f;
+    };
   }
 
   /** What was forged: "step N: forgery i" per forgery sent. */

@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hdfl.hd.EncodedSet;
-import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.transport.LoopbackBroker;
-import io.hdfl.transport.Transport;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -31,24 +28,13 @@ class RingModelValidationTest {
     FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).build();
     String inbox = new Topics(s.federation()).ringIn("peer-002", "peer-001");
     long steps = (long) PEERS * ROUNDS;
-    LoopbackBroker lb = new LoopbackBroker();
     List<ForgingTransport> forgers = new CopyOnWriteArrayList<>();
-    PeerConnector net = id -> {
-      Transport t = lb.connect(id);
-      if (!id.equals(s.federation() + "-peer-001")) {
-        return t;
-      }
-      ForgingTransport f = new ForgingTransport(t, inbox, s, u -> List.of(
-          ForgingTransport.at(u, ROUNDS, steps),
-          ForgingTransport.at(u, ROUNDS, 1_000_000_000_000_000_000L),
-          ForgingTransport.at(u, 0, u.step()),
-          ForgingTransport.oneClassFewer(u)));
-      forgers.add(f);
-      return f;
-    };
-    Simulation sim = new Simulation(s, SHARDS, FederationFixture.CLASSES, net, FederationFixture.K,
-        id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
-    Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
+    Simulation.Result r = FederationFixture.run(s, SHARDS, ForgingTransport.forging(new LoopbackBroker(), s,
+        "peer-001", inbox, u -> List.of(
+            ForgingTransport.at(u, ROUNDS, steps),
+            ForgingTransport.at(u, ROUNDS, 1_000_000_000_000_000_000L),
+            ForgingTransport.at(u, 0, u.step()),
+            ForgingTransport.oneClassFewer(u)), forgers));
 
     assertEquals(ROUNDS * 4, forgers.get(0).sent().size(), "every forgery at each of peer-001's hand-offs: "
         + forgers.get(0).sent());

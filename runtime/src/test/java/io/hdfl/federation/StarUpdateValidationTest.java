@@ -7,13 +7,11 @@ import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerEntry;
-import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.transport.LoopbackBroker;
-import io.hdfl.transport.Transport;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,26 +58,15 @@ class StarUpdateValidationTest {
               u.samplesAbsorbed(), u.ledgerLines(), null, u.prototypes());
           return List.of(withEntry(as2, entry(e, "client-002", e.samplesTotal())));
         });
-    LoopbackBroker lb = new LoopbackBroker();
-    List<ForgingTransport> forgers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    PeerConnector net = id -> {
-      Transport t = lb.connect(id);
-      if (!id.equals(s.federation() + "-client-001")) {
-        return t;
-      }
-      ForgingTransport f = new ForgingTransport(t, ownTopic, s, u -> {
-        List<ModelEnvelope> all = new ArrayList<>();
-        for (ForgingTransport.Forge forge : forgeries) {
-          all.addAll(forge.of(u));
-        }
-        return all;
-      });
-      forgers.add(f);
-      return f;
-    };
-    Simulation sim = new Simulation(s, SHARDS, FederationFixture.CLASSES, net, FederationFixture.K,
-        id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
-    Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
+    List<ForgingTransport> forgers = new CopyOnWriteArrayList<>();
+    Simulation.Result r = FederationFixture.run(s, SHARDS, ForgingTransport.forging(new LoopbackBroker(), s,
+        "client-001", ownTopic, u -> {
+          List<ModelEnvelope> all = new ArrayList<>();
+          for (ForgingTransport.Forge forge : forgeries) {
+            all.addAll(forge.of(u));
+          }
+          return all;
+        }, forgers));
 
     assertEquals(ROUNDS * forgeries.size(), forgers.get(0).sent().size(), "every forgery in every round: "
         + forgers.get(0).sent());
@@ -98,22 +85,10 @@ class StarUpdateValidationTest {
   void aGlobalModelOfARoundBeyondTheRunIsIgnored() throws Exception {
     FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).build();
     String global = new Topics(s.federation()).starGlobal();
-    LoopbackBroker lb = new LoopbackBroker();
-    List<ForgingTransport> forgers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    PeerConnector net = id -> {
-      Transport t = lb.connect(id);
-      if (!id.equals(s.federation() + "-aggregator")) {
-        return t;
-      }
-      ForgingTransport f = new ForgingTransport(t, global, s,
-          u -> u.kind() == ModelEnvelope.Kind.GLOBAL_MODEL ? List.of(ForgingTransport.at(u, ROUNDS + 1, ROUNDS + 1))
-              : List.of());
-      forgers.add(f);
-      return f;
-    };
-    Simulation sim = new Simulation(s, SHARDS, FederationFixture.CLASSES, net, FederationFixture.K,
-        id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
-    Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(20));
+    List<ForgingTransport> forgers = new CopyOnWriteArrayList<>();
+    Simulation.Result r = FederationFixture.run(s, SHARDS, ForgingTransport.forging(new LoopbackBroker(), s,
+        "aggregator", global, u -> u.kind() == ModelEnvelope.Kind.GLOBAL_MODEL
+            ? List.of(ForgingTransport.at(u, ROUNDS + 1, ROUNDS + 1)) : List.of(), forgers));
     assertEquals(ROUNDS, forgers.get(0).sent().size(), "a forgery before each round's global model: "
         + forgers.get(0).sent());
     Simulation.Result honest = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);

@@ -140,10 +140,7 @@ class EnergyMetersTest {
 
   @Test
   void sampledPowerMeterIntegratesBetweenSamples() throws Exception {
-    fs.hwmonChip("hwmon0", "ina226");
-    fs.hwmon("hwmon0", "power1_input", 3_000_000);
-    HwmonPowerMeter power = HwmonPowerMeter.open(fs.sysfs(), System::nanoTime, null, java.util.List.of());
-    try (SampledEnergyMeter s = EnergyMeters.sampled(power, Duration.ofMillis(10))) {
+    try (SampledEnergyMeter s = sampledIna226(3_000_000)) {
       EnergyReading r0 = s.read();
       Thread.sleep(200);
       RoundEnergy round = RoundEnergy.between(r0, s.read());
@@ -158,10 +155,7 @@ class EnergyMetersTest {
    */
   @Test
   void aSampledPowerMeterSeesABurstBetweenTheReportsReads() throws Exception {
-    fs.hwmonChip("hwmon0", "ina226");
-    fs.hwmon("hwmon0", "power1_input", 0);
-    HwmonPowerMeter power = HwmonPowerMeter.open(fs.sysfs(), System::nanoTime, null, java.util.List.of());
-    try (SampledEnergyMeter s = EnergyMeters.sampled(power, Duration.ofMillis(10))) {
+    try (SampledEnergyMeter s = sampledIna226(0)) {
       EnergyReading r0 = s.read();
       fs.hwmon("hwmon0", "power1_input", 10_000_000);
       long t0 = System.nanoTime();
@@ -190,5 +184,13 @@ class EnergyMetersTest {
     DetectedMeter model = EnergyMeters.sampledIfMeasured(EnergyMeters.detect(fs.root.resolve("none"), profile),
         Duration.ofMillis(50));
     assertTrue(model.meter() instanceof CpuTimeModelMeter, model.reason());
+  }
+
+  /** An ina226 hwmon power meter drawing {@code microwatts} now, read in the background every 10 ms. */
+  private SampledEnergyMeter sampledIna226(long microwatts) throws Exception {
+    fs.hwmonChip("hwmon0", "ina226");
+    fs.hwmon("hwmon0", "power1_input", microwatts);
+    return EnergyMeters.sampled(HwmonPowerMeter.open(fs.sysfs(), System::nanoTime, null, java.util.List.of()),
+        Duration.ofMillis(10));
   }
 }
