@@ -32,7 +32,8 @@ import java.util.Set;
  * visit. Star: clients {@code client-001…} start every round from the last aggregate and absorb their
  * shard; the {@code server} averages the round's clients (1/K sensitivity); steps number the entries
  * 1, 2, 3, … in ledger order. {@link Builder#skip} leaves
- * a peer out of a round. Used by tests and by simulations; not an accountant for real runs.
+ * a peer out of a round; {@link Builder#late} makes a star client's update of a round reach the server
+ * after it averaged the round (recorded after the round's aggregate, in no average). Used by tests and by simulations; not an accountant for real runs.
  */
 public final class LedgerSimulation {
   private LedgerSimulation() {}
@@ -70,6 +71,7 @@ public final class LedgerSimulation {
     private long[] shards;
     private long samplesPerPeer = 100;
     private final Set<Long> skipped = new HashSet<>();
+    private final Set<Long> late = new HashSet<>();
     private Clock clock = Clock.systemUTC();
     private final Map<String, PeerKeys> keys = new LinkedHashMap<>();
 
@@ -141,6 +143,16 @@ public final class LedgerSimulation {
       return this;
     }
 
+    /**
+     * Star: client {@code peer} (1-based) updates in round {@code round}, but the server receives its
+     * update after averaging the round: it is recorded right after the round's aggregate and averaged in
+     * no round.
+     */
+    public Builder late(int peer, int round) {
+      late.add(((long) peer << 32) | round);
+      return this;
+    }
+
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c);
       return this;
@@ -195,6 +207,7 @@ public final class LedgerSimulation {
       long step = 0;
       for (int r = 1; r <= rounds; r++) {
         List<String> contributors = new ArrayList<>();
+        List<LedgerLine> arriveLate = new ArrayList<>();
         double sumAfter = 0;
         long absorbed = 0;
         for (int k = 1; k <= peers; k++) {
@@ -205,8 +218,13 @@ public final class LedgerSimulation {
           double[] v = noise(baseTotal + n, 1.0, base);
           String client = String.format("client-%03d", k);
           // Star steps are the round: clients sign independently and share it.
-          LedgerLine line = ledger.append(signer(client), NoiseRecord.update(client, r, r, n, baseTotal + n,
-              v[0], base, v[1], v[2], source, "client update from aggregate " + (r - 1)));
+          NoiseRecord update = NoiseRecord.update(client, r, r, n, baseTotal + n, v[0], base, v[1], v[2], source,
+              "client update from aggregate " + (r - 1));
+          if (late.contains(((long) k << 32) | r)) {
+            arriveLate.add(ledger.sign(signer(client), update, ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, r)));
+            continue;
+          }
+          LedgerLine line = ledger.append(signer(client), update);
           contributors.add(line.hash());
           sumAfter += v[2];
           absorbed += n;
@@ -220,6 +238,9 @@ public final class LedgerSimulation {
         double[] v = noise(total, 1.0 / kr, before);
         ledger.append(signer("server"), NoiseRecord.aggregate("server", r, r, absorbed, total, v[0], before,
             v[1], v[2], source, contributors, "average of " + kr + " clients"));
+        for (LedgerLine l : arriveLate) {
+          ledger.appendLine(l);
+        }
         base = v[2];
         baseTotal = total;
       }

@@ -16,14 +16,17 @@ import java.util.Set;
  * entry is checked for (a) {@link Check#FORMAT form}: a terminated, bounded, ASCII line ending in
  * {@code ,"sig":"…"}} that parses strictly ({@link LedgerCodec#parse}); (b) {@link Check#CHAIN
  * chain}: its prev_hash is the SHA-256 of the previous line (64 zeros for the first) — except a star
- * client update, which chains to the last aggregate line (the global model it trained on), since the
- * clients of a round sign without seeing each other; the aggregate then chains to the line before it
- * and names every client line it averaged, so none can be removed or added unnoticed; (c)
+ * client update, which chains to the last aggregate line of a round before its own (the global model
+ * it trained on), since the clients of a round sign without seeing each other; the aggregate then
+ * chains to the line before it and names every client line it averaged, so none can be removed or
+ * added unnoticed (an update recorded after its round's aggregate is one the aggregator received too
+ * late to average: it is in the ledger because its noise was drawn and it was sent); (c)
  * {@link Check#SIGNATURE signature}: Ed25519 over the exact stored bytes, under the public key of its
  * peer from the {@link KeyDirectory} (a peer without a key fails); (d) {@link Check#CONFORMANCE
  * conformance}: settings, lineage and schedule arithmetic ({@link ScheduleConformance}).
  *
- * <p>Memory is bounded by one line, the distinct peers and one round's client entries: the file is
+ * <p>Memory is bounded by one line, the distinct peers, one round's client entries and, for a star,
+ * per aggregated round its hash, noise state and which peers updated (a bit each): the file is
  * streamed, never held. Everything wrong with the ledger itself is a failed {@link Verification};
  * I/O failures and an unreadable public key file (a broken trust store, not a bad ledger) are thrown. A hash chain cannot show that entries were cut off the end of a ledger:
  * compare the last hash or the entry count with what you expect.
@@ -53,7 +56,8 @@ public final class LedgerVerifier {
     private final ScheduleConformance conformance = new ScheduleConformance();
     private final Set<String> peers = new HashSet<>();
     private String prevHash = LedgerEntry.GENESIS_HASH;
-    private String lastAggregateHash = LedgerEntry.GENESIS_HASH;
+    /** Star: the hash of each round's aggregate (a client update chains to the last one before its round). */
+    private final java.util.TreeMap<Integer, String> aggregateHashes = new java.util.TreeMap<>();
     private LedgerEntry first;
     private long entries;
     private long seeded;
@@ -90,12 +94,17 @@ public final class LedgerVerifier {
         // The ledger's topology (its first entry's) decides the rule; an entry claiming another one
         // fails conformance below.
         boolean starUpdate = first.topology() == Topology.STAR && e.kind() == LedgerEntry.Kind.UPDATE;
-        String chainTarget = starUpdate ? lastAggregateHash : prevHash;
+        String chainTarget = prevHash;
+        if (starUpdate) {
+          var before = aggregateHashes.lowerEntry(e.round());
+          chainTarget = before == null ? LedgerEntry.GENESIS_HASH : before.getValue();
+        }
         if (!e.prevHash().equals(chainTarget)) {
           return fail(line, e.peer(), Check.CHAIN, line == 1
               ? "prev_hash of the first entry must be 64 zeros (entries before it were removed?)"
               : starUpdate
-                  ? "prev_hash of a client update does not match the last aggregate (the global model it trained on)"
+                  ? "prev_hash of a client update does not match the last aggregate before its round (the global"
+                      + " model it trained on)"
                   : "prev_hash does not match the previous line (an entry was removed, inserted, reordered or altered)");
         }
         Optional<PublicKey> key = keys.find(e.peer());
@@ -117,7 +126,7 @@ public final class LedgerVerifier {
         }
         prevHash = hash;
         if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
-          lastAggregateHash = hash;
+          aggregateHashes.put(e.round(), hash);
         }
       }
       if (entries == 0) {

@@ -32,7 +32,11 @@ public final class PrivacyLedger {
   private final Clock clock;
   private final List<LedgerLine> lines = new ArrayList<>();
   private String lastHash = LedgerEntry.GENESIS_HASH;
-  private String lastAggregateHash = LedgerEntry.GENESIS_HASH;
+  /** Star: the aggregate entries by round, with their hashes (what a client update of a later round chains to). */
+  private final java.util.TreeMap<Integer, Aggregate> aggregates = new java.util.TreeMap<>();
+
+  /** A star aggregate entry and the hash of its line. */
+  public record Aggregate(LedgerEntry entry, String hash) {}
 
   private PrivacyLedger(LedgerSettings settings, Path file, Clock clock) {
     this.settings = settings;
@@ -99,18 +103,14 @@ public final class PrivacyLedger {
         } catch (LedgerFormatException ex) {
           throw new IllegalArgumentException(file + ": " + ex.atLine(n).getMessage(), ex);
         }
-        if (!e.prevHash().equals(chainTargetFor(e.kind()))) {
+        if (!e.prevHash().equals(chainTargetFor(e.kind(), e.round()))) {
           throw new IllegalArgumentException(file + ": line " + n + ": prev_hash does not match the entry it must chain to");
         }
         if (!settings.matches(e)) {
           throw new IllegalArgumentException(file + ": line " + n + ": entry's federation, topology, schedule, "
               + "epsilon, delta0 or D differ from this ledger's settings " + settings);
         }
-        lines.add(new LedgerLine(text, e));
-        lastHash = LedgerCodec.hash(text);
-        if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
-          lastAggregateHash = lastHash;
-        }
+        stored(text, e);
       }
     } catch (LedgerFormatException ex) {
       throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
@@ -147,20 +147,46 @@ public final class PrivacyLedger {
    * @throws IllegalArgumentException if the signer is not the record's peer or a value cannot be written
    */
   public synchronized LedgerLine append(PeerKeys signer, NoiseRecord record) throws IOException {
-    return appendLine(sign(signer, record, chainTargetFor(record.kind())));
+    return appendLine(sign(signer, record, chainTargetFor(record.kind(), record.round())));
   }
 
   /**
-   * The prev_hash a new entry of {@code kind} must carry. Ring: the last line (one linear chain).
+   * The prev_hash a new entry of {@code kind} must carry now. Ring: the last line (one linear chain).
    * Star: a client {@code update} chains to the last {@code aggregate} line (the global model it
    * trained on; genesis in round 1), since clients of a round cannot see each other's entries; an
    * {@code aggregate} chains to the line before it and names the client lines it averaged.
    */
   public synchronized String chainTargetFor(LedgerEntry.Kind kind) {
     if (settings.topology() == LedgerEntry.Topology.STAR && kind == LedgerEntry.Kind.UPDATE) {
-      return lastAggregateHash;
+      var last = aggregates.lastEntry();
+      return last == null ? LedgerEntry.GENESIS_HASH : last.getValue().hash();
     }
     return lastHash;
+  }
+
+  /**
+   * The prev_hash an entry of {@code kind} and {@code round} must carry. As {@link
+   * #chainTargetFor(LedgerEntry.Kind)}, except that a star client update chains to the last aggregate of
+   * a round before its own: the global model it trained on. So an update that reached the aggregator
+   * after its round was averaged (late: noised and sent, but in no average) is recorded after that
+   * aggregate and still chains to the model it trained on.
+   */
+  public synchronized String chainTargetFor(LedgerEntry.Kind kind, int round) {
+    if (settings.topology() == LedgerEntry.Topology.STAR && kind == LedgerEntry.Kind.UPDATE) {
+      return aggregateBefore(round).map(Aggregate::hash).orElse(LedgerEntry.GENESIS_HASH);
+    }
+    return lastHash;
+  }
+
+  /** Star: the last aggregate of a round before {@code round} (empty before the first aggregate). */
+  public synchronized Optional<Aggregate> aggregateBefore(int round) {
+    var e = aggregates.lowerEntry(round);
+    return e == null ? Optional.empty() : Optional.of(e.getValue());
+  }
+
+  /** Star: the round of the last aggregate (0 before the first). */
+  public synchronized int lastAggregatedRound() {
+    return aggregates.isEmpty() ? 0 : aggregates.lastKey();
   }
 
   /**
@@ -208,7 +234,7 @@ public final class PrivacyLedger {
       throw new IllegalArgumentException("entry of peer '" + e.peer() + "' does not match this ledger's settings "
           + settings);
     }
-    String expected = chainTargetFor(e.kind());
+    String expected = chainTargetFor(e.kind(), e.round());
     if (!e.prevHash().equals(expected)) {
       throw new IllegalArgumentException("entry of peer '" + e.peer() + "' (round " + e.round() + ", step "
           + e.step() + ") does not chain to " + expected);
@@ -216,11 +242,15 @@ public final class PrivacyLedger {
     if (file != null) {
       AtomicFile.append(file, (text + "\n").getBytes(StandardCharsets.US_ASCII));
     }
+    return stored(text, e);
+  }
+
+  private LedgerLine stored(String text, LedgerEntry e) {
     LedgerLine stored = new LedgerLine(text, e);
     lines.add(stored);
     lastHash = LedgerCodec.hash(text);
     if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
-      lastAggregateHash = lastHash;
+      aggregates.put(e.round(), new Aggregate(e, lastHash));
     }
     return stored;
   }

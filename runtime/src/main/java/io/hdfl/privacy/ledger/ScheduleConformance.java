@@ -25,9 +25,13 @@ import java.util.Set;
  *   <li>ring: every entry is an update, starting from the previous entry's present_after and total
  *       (0 and 0 for the first): total = previous total + samples_new, s = 1;
  *   <li>star: a client update starts from the last aggregate (0 and 0 before the first), s = 1; an
- *       aggregate of K contributors (update entries of the current round, distinct peers) has
- *       present_before = Σ present_after / K², total = base + Σ (client total − base), samples_new =
- *       Σ samples_new, s = 1/K;
+ *       aggregate of K contributors (update entries of the current round, distinct peers, every
+ *       update since the last aggregate) has present_before = Σ present_after / K², total = base + Σ
+ *       (client total − base), samples_new = Σ samples_new, s = 1/K; a client update of a round
+ *       already aggregated (late: the aggregator received it after averaging the round, and records
+ *       it because its noise was drawn and it was sent) starts from the last aggregate before its
+ *       round, by a peer that did not update in that round, and may come anywhere after that round's
+ *       aggregate (the step and round order below do not apply to it);
  *   <li>all entries share federation, topology, schedule, ε, δ0 and D; steps strictly increase,
  *       rounds never decrease, a peer updates at most once per round; not_for_deployment is true
  *       exactly for seeded noise.
@@ -39,6 +43,9 @@ final class ScheduleConformance {
   static final double TOLERANCE = 1e-9;
 
   private record ClientUpdate(String peer, double presentAfter, long total, long samplesNew) {}
+
+  /** Star: the model as a round's aggregate left it, and the peers that updated in that round. */
+  private record AggregatedRound(double presentAfter, long total, java.util.BitSet peers) {}
 
   private LedgerEntry first;
   private PrivacyParameters params;
@@ -52,6 +59,9 @@ final class ScheduleConformance {
   private final Set<String> roundPeers = new HashSet<>();
   private final Map<String, ClientUpdate> roundUpdates = new LinkedHashMap<>();
   private int aggregateRound;
+  /** Star: every aggregated round (for updates recorded late); peers as indexes into {@link #peerIndex}. */
+  private final java.util.TreeMap<Integer, AggregatedRound> aggregated = new java.util.TreeMap<>();
+  private final Map<String, Integer> peerIndex = new HashMap<>();
 
   /** Null if {@code e} (whose line hashes to {@code hash}) conforms, otherwise why not. */
   String check(LedgerEntry e, String hash) {
@@ -59,13 +69,14 @@ final class ScheduleConformance {
     if (why == null) {
       why = ranges(e);
     }
-    if (why == null) {
+    boolean late = e.topology() == Topology.STAR && e.kind() == Kind.UPDATE && e.round() <= aggregateRound;
+    if (why == null && !late) {
       why = order(e);
     }
     if (why == null) {
-      why = e.topology() == Topology.RING ? ring(e) : star(e, hash);
+      why = e.topology() == Topology.RING ? ring(e) : late ? late(e) : star(e, hash);
     }
-    if (why == null) {
+    if (why == null && !late) {
       lastStep = e.step();
       lastRound = e.round();
     }
@@ -163,7 +174,7 @@ final class ScheduleConformance {
       currentRound = e.round();
       roundPeers.clear();
     }
-    String why = update(e, "the previous update");
+    String why = update(e, "the previous update", presentAfter, total, roundPeers.contains(e.peer()));
     if (why == null) {
       roundPeers.add(e.peer());
       presentAfter = e.presentAfter();
@@ -181,7 +192,8 @@ final class ScheduleConformance {
     }
     currentRound = e.round();
     if (e.kind() == Kind.UPDATE) {
-      String why = update(e, aggregateRound == 0 ? "an untrained model" : "the last aggregate");
+      String why = update(e, aggregateRound == 0 ? "an untrained model" : "the last aggregate", presentAfter, total,
+          roundPeers.contains(e.peer()));
       if (why == null) {
         roundPeers.add(e.peer());
         roundUpdates.put(hash, new ClientUpdate(e.peer(), e.presentAfter(), e.samplesTotal(), e.samplesNew()));
@@ -191,14 +203,35 @@ final class ScheduleConformance {
     return aggregate(e);
   }
 
-  /** An update starting from the model state in presentAfter/total. */
-  private String update(LedgerEntry e, String from) {
-    if (roundPeers.contains(e.peer())) {
+  /**
+   * A star client update of a round already aggregated: recorded after the aggregate because the
+   * aggregator received it too late to average it. It starts from the last aggregate before its round.
+   */
+  private String late(LedgerEntry e) {
+    AggregatedRound own = aggregated.get(e.round());
+    if (own == null) {
+      return "update of round " + e.round() + " after round " + aggregateRound + "'s aggregate, but round " + e.round()
+          + " has no aggregate (a late update is recorded after the aggregate of its round)";
+    }
+    var before = aggregated.lowerEntry(e.round());
+    int peer = peerIndex.computeIfAbsent(e.peer(), p -> peerIndex.size());
+    String why = update(e, before == null ? "an untrained model" : "the aggregate of round " + before.getKey(),
+        before == null ? 0 : before.getValue().presentAfter(), before == null ? 0 : before.getValue().total(),
+        own.peers().get(peer));
+    if (why == null) {
+      own.peers().set(peer);
+    }
+    return why;
+  }
+
+  /** An update starting from a model holding {@code present} noise and {@code total} samples. */
+  private String update(LedgerEntry e, String from, double present, long total, boolean alreadyUpdated) {
+    if (alreadyUpdated) {
       return "peer " + e.peer() + " already updated the model in round " + e.round();
     }
-    if (!close(e.presentBefore(), presentAfter, 0)) {
+    if (!close(e.presentBefore(), present, 0)) {
       return "variance_present_before " + num(e.presentBefore()) + " but " + from + " left "
-          + num(presentAfter) + " in the model";
+          + num(present) + " in the model";
     }
     long expectedTotal;
     try {
@@ -255,8 +288,17 @@ final class ScheduleConformance {
       return "samples_total " + e.samplesTotal() + " but base " + total + " plus the contributors' new samples is "
           + sumTotal;
     }
+    if (k != roundUpdates.size()) {
+      return "names " + k + " of the " + roundUpdates.size() + " updates since the last aggregate (every update"
+          + " recorded before its round's aggregate must be one the aggregate averaged)";
+    }
     String why = variances(e, expectedS);
     if (why == null) {
+      java.util.BitSet updated = new java.util.BitSet();
+      for (String p : peers) {
+        updated.set(peerIndex.computeIfAbsent(p, q -> peerIndex.size()));
+      }
+      aggregated.put(e.round(), new AggregatedRound(e.presentAfter(), e.samplesTotal(), updated));
       presentAfter = e.presentAfter();
       total = e.samplesTotal();
       aggregateRound = e.round();

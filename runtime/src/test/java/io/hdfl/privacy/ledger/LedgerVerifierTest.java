@@ -59,6 +59,63 @@ class LedgerVerifierTest {
     }
   }
 
+  /**
+   * A star client update the server received after averaging its round (noised and sent, in no
+   * average) is recorded after that round's aggregate, chained to the model it trained on.
+   */
+  @Test
+  void starUpdatesRecordedAfterTheirRoundsAggregateVerify() throws Exception {
+    LedgerFixture f = new LedgerFixture(LedgerSimulation.star(P).peers(3).rounds(3).samplesPerPeer(50).late(2, 1)
+        .late(1, 2).late(3, 3).build(), dir);
+    Verification v = f.verify(f.lines);
+    assertTrue(v.ok(), v.summary());
+    assertEquals(12, v.entries());
+    // round 1: client-001, client-003, aggregate, then client-002 late
+    assertEquals("client-002", Tamper.peer(f.line(3)));
+    assertEquals(Tamper.value(f.line(0), "prev_hash"), Tamper.value(f.line(3), "prev_hash"), "chains to the model it trained on");
+    assertFalse(Tamper.value(f.line(2), "contributors").contains(LedgerCodec.hash(f.line(3))), "averaged nowhere");
+    for (Schedule s : Schedule.values()) {
+      Verification each = verify(LedgerSimulation.star(P).peers(4).rounds(4).samplesPerPeer(25).late(4, 1).late(1, 3)
+          .schedule(s));
+      assertTrue(each.ok(), s + ": " + each.summary());
+    }
+  }
+
+  @Test
+  void aLateUpdateMustChainToTheModelItTrainedOnAndComeOncePerPeerAndRound() throws Exception {
+    LedgerFixture f = new LedgerFixture(LedgerSimulation.star(P).peers(3).rounds(3).samplesPerPeer(50).late(2, 1)
+        .build(), dir);
+    String late = f.line(3);
+    // chained to the last aggregate instead (re-signed by its client): not the global model it trained on
+    String rechained = Tamper.resign(Tamper.set(late, "prev_hash", "\"" + LedgerCodec.hash(f.line(2)) + "\""),
+        f.keyOf(late));
+    assertFailure(f.verify(f.with(3, rechained)), 3, Check.CHAIN, "prev_hash of a client update does not match",
+        "late update chained to its own round's aggregate");
+    // the same update recorded twice
+    List<String> twice = new ArrayList<>(f.lines);
+    twice.add(late);
+    assertFailure(f.verify(twice), twice.size() - 1, Check.CONFORMANCE, "peer client-002 already updated",
+        "a late update recorded twice");
+    // a client that was averaged in round 1 cannot also have a late update of round 1
+    String averaged = f.line(0); // client-001, round 1
+    String second = Tamper.resign(Tamper.set(averaged, "reason", "\"again\""), f.keyOf(averaged));
+    List<String> again = new ArrayList<>(f.lines);
+    again.add(second);
+    assertFailure(f.verify(again), again.size() - 1, Check.CONFORMANCE, "peer client-001 already updated",
+        "a second update of an averaged client");
+    // an update before its round's aggregate that the aggregate does not name
+    // (the aggregate re-chained to it and re-signed, as only the server could)
+    List<String> early = new ArrayList<>(f.lines);
+    early.add(2, early.remove(3));
+    String aggregate = Tamper.set(early.get(3), "prev_hash", "\"" + LedgerCodec.hash(early.get(2)) + "\"");
+    assertFailure(f.verify(Tamper.forge(early, 3, aggregate, f.keyOf(aggregate), f.keys)), 3, Check.CONFORMANCE,
+        "names 2 of the 3 updates", "an unaveraged update before the aggregate");
+    // a late update whose noise does not start from the model it trained on
+    String noisier = Tamper.resign(Tamper.set(late, "variance_present_before", "1.5"), f.keyOf(late));
+    assertFailure(f.verify(f.with(3, noisier)), 3, Check.CONFORMANCE, "variance_present_before",
+        "a late update claiming other noise");
+  }
+
   @Test
   void starWithAWholeRoundSkippedVerifies() throws Exception {
     Verification v = verify(LedgerSimulation.star(P).peers(2).rounds(3).skip(1, 2).skip(2, 2));

@@ -161,4 +161,27 @@ class PrivacyLedgerTest {
   private static ByteArrayInputStream stream(String text) {
     return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
   }
+
+  /** A star ledger with updates recorded after their round's aggregate (late) reopens and continues. */
+  @Test
+  void aStarLedgerWithLateUpdatesReopensAndChainsTheNextRoundToItsLastAggregate() throws Exception {
+    LedgerSimulation.Result r = LedgerSimulation.star(P).peers(3).rounds(2).samplesPerPeer(40).late(2, 1).late(3, 2)
+        .build();
+    Path file = dir.resolve("star.jsonl");
+    r.ledger().writeTo(file);
+    PrivacyLedger reopened = PrivacyLedger.builder(r.ledger().settings()).file(file).open();
+    assertEquals(8, reopened.size());
+    assertEquals(2, reopened.lastAggregatedRound());
+    String lastAggregate = reopened.lines().stream().filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE)
+        .reduce((a, b) -> b).orElseThrow().hash();
+    assertEquals(lastAggregate, reopened.chainTargetFor(LedgerEntry.Kind.UPDATE), "round 3 trains on round 2's model");
+    assertEquals(reopened.lines().get(0).entry().prevHash(), reopened.chainTargetFor(LedgerEntry.Kind.UPDATE, 1),
+        "a late update of round 1 trained on the untrained model");
+    // a late update of round 2 chains to round 1's aggregate: appended, it is taken
+    String round1Aggregate = reopened.aggregateBefore(2).orElseThrow().hash();
+    assertEquals(round1Aggregate, reopened.chainTargetFor(LedgerEntry.Kind.UPDATE, 2));
+    String wrong = reopened.lines().get(reopened.size() - 1).text(); // client-003's late round-2 line
+    assertThrows(IllegalArgumentException.class, () -> reopened.appendLine(wrong.replace(round1Aggregate, lastAggregate)),
+        "a late update chained to its own round's aggregate");
+  }
 }
