@@ -73,6 +73,7 @@ final class LedgerCommand implements Runnable {
         m.put("topology", v.topology() == null ? null : v.topology().wire());
         m.put("schedule", v.schedule() == null ? null : v.schedule().wire());
         m.put("seeded_entries", v.seededEntries());
+        m.put("late_updates", v.lateUpdates());
         if (!v.ok()) {
           m.put("line", v.badLine());
           m.put("peer", v.badPeer());

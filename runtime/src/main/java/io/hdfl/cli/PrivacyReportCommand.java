@@ -89,6 +89,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
       m.put("dim", first.dim());
       m.put("delta", delta);
       m.put("seeded_entries", v.seededEntries());
+      m.put("late_updates", v.lateUpdates());
       m.put("retrain_epochs", epochs);
       m.put("wire_encrypted", wireEncrypted);
       m.put("observers", observers.stream().map(ObserverGuarantee::toJson).toList());

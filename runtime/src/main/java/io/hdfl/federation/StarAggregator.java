@@ -32,7 +32,10 @@ import java.util.concurrent.TimeUnit;
  * passed (later updates of that round are dropped and logged) — records γ = present/required and
  * adds only what is missing (nothing while γ ≥ 1, as the paper proves for its K, L, r), appends the
  * clients' entries and its own to its ledger, and publishes the next global model; after round R the
- * final model, retained.
+ * final model, retained. A client's update that arrives after its round was averaged is in no average,
+ * but its noise was drawn and it was sent: its entry is recorded in the ledger with the next
+ * aggregation, before that round's entries (once per client and round; not after the last round,
+ * when the aggregator stops).
  *
  * <p>With a {@link Checkpointer} (a device) each aggregation is committed before its ledger lines are
  * appended and its model published; {@link #resume} continues from the last one after a restart. The
@@ -54,6 +57,10 @@ public final class StarAggregator implements AutoCloseable {
   private String lastAggregateLine;
   private ScheduledFuture<?> deadline;
   private long lateUpdates;
+  /** Entries of updates that came after their round was averaged, recorded with the next aggregation. */
+  private final List<String> lateLines = new ArrayList<>();
+  /** The (client, round) of every update entry in the ledger or in {@link #lateLines}. Worker only. */
+  private final java.util.Set<String> recorded = new java.util.HashSet<>();
   private volatile boolean closed;
   /**
    * The frame of the current global model, re-announced until its round completes; null once the final
@@ -120,8 +127,15 @@ public final class StarAggregator implements AutoCloseable {
         break;
       }
     }
-    if (present == 0 && !have.isEmpty() && !LedgerCodec.prevHashOf(lines.get(0)).equals(ledger.chainTargetFor(
-        LedgerEntry.Kind.UPDATE))) {
+    LedgerEntry opening;
+    try {
+      opening = LedgerCodec.parse(lines.get(0));
+    } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
+      throw new IllegalArgumentException("the checkpoint's first ledger line does not parse: " + e.getMessage(), e);
+    }
+    // its first line is a client update (one recorded late, or one of the round): where it chains
+    if (present == 0 && !have.isEmpty() && !opening.prevHash().equals(ledger.chainTargetFor(opening.kind(),
+        opening.round()))) {
       throw new IllegalArgumentException(ledger.file().orElse(null) + " does not continue into the aggregation of round "
           + (last.round() - 1) + " committed in the checkpoint (the ledger was edited or belongs to another run)");
     }
@@ -143,6 +157,11 @@ public final class StarAggregator implements AutoCloseable {
     if (first == null && ledger.size() != 0) {
       throw new IllegalArgumentException("the aggregator starts a new ledger; " + ledger.file().orElse(null)
           + " already has entries");
+    }
+    for (LedgerLine l : ledger.lines()) {
+      if (l.entry().kind() == LedgerEntry.Kind.UPDATE) {
+        recorded.add(answer(l.entry().peer(), l.entry().round()));
+      }
     }
     ctx.transport().subscribe(topics.starUpdates(), 1, ctx.frames().receiver((topic, payload, retained) -> {
       if (!closed && intake.admit(payload.length)) {
@@ -221,12 +240,13 @@ public final class StarAggregator implements AutoCloseable {
     if (round > ctx.settings().rounds()) {
       return; // the run is over: a restarted client re-sent its last update
     }
+    if (env.round() < round) {
+      recordLate(env);
+      return;
+    }
     if (env.round() != round) {
-      synchronized (this) {
-        lateUpdates++;
-      }
-      LOG.log(System.Logger.Level.INFO, "aggregator: dropped " + Roster.quoted(env.sender()) + "'s update for round " + env.round()
-          + " (now in round " + round + ")");
+      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
+          + env.round() + ": the aggregator is in round " + round);
       return;
     }
     String problem = updateProblem(env);
@@ -255,13 +275,44 @@ public final class StarAggregator implements AutoCloseable {
   }
 
   /**
-   * Why an update cannot go into this round's average and ledger, or null if it can: its ledger entry
-   * must be this client's update of this round, chained to the last aggregate, and its model must be
-   * what that entry describes (the noise state the average's accounting takes from it), built on this
-   * round's global model, and of a size and magnitude the average can take — an update that passed the
-   * envelope's checks could otherwise still fail the aggregation (and stop a device aggregator).
+   * Records the entry of an update that came after its round was averaged (with the next aggregation):
+   * its noise was drawn and it was sent, so the ledger shows it, though no average holds it. Another copy
+   * of an update already averaged or recorded (a client sends its update again while a round waits) is
+   * dropped.
    */
-  private String updateProblem(ModelEnvelope u) {
+  private void recordLate(ModelEnvelope env) {
+    synchronized (this) {
+      lateUpdates++;
+    }
+    if (recorded.contains(answer(env.sender(), env.round()))) {
+      return; // averaged or recorded already
+    }
+    String problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
+        ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
+        "the global model of round " + env.round());
+    if (problem != null) {
+      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s late update for round "
+          + env.round() + ": " + problem);
+      return;
+    }
+    lateLines.add(env.ledgerLines().get(0));
+    recorded.add(answer(env.sender(), env.round()));
+    LOG.log(System.Logger.Level.INFO, "aggregator: " + Roster.quoted(env.sender()) + "'s update for round " + env.round()
+        + " came after the round was averaged (now in round " + round + "): in no average, its entry is recorded"
+        + " with the next aggregation");
+  }
+
+  private static String answer(String client, int round) {
+    return client + '\n' + round;
+  }
+
+  /**
+   * Why {@code u} is not this client's update of round {@code r} as its ledger entry describes it, or
+   * null if it is: the entry parses, has the federation's settings, is the sender's update of round r
+   * chained to {@code chainTarget}; the model has the federation's class count and the noise state its
+   * entry records, and builds on {@code base} samples (those of {@code builtOn}).
+   */
+  private String entryProblem(ModelEnvelope u, int r, String chainTarget, long base, String builtOn) {
     LedgerEntry e;
     try {
       e = LedgerCodec.parse(u.ledgerLines().get(0));
@@ -271,11 +322,11 @@ public final class StarAggregator implements AutoCloseable {
     if (!ledger.settings().matches(e)) {
       return "its ledger entry does not match the federation's ledger settings";
     }
-    if (!e.peer().equals(u.sender()) || e.round() != round || e.kind() != LedgerEntry.Kind.UPDATE) {
-      return "its ledger entry is not this client's update of round " + round;
+    if (!e.peer().equals(u.sender()) || e.round() != r || e.kind() != LedgerEntry.Kind.UPDATE) {
+      return "its ledger entry is not this client's update of round " + r;
     }
-    if (!e.prevHash().equals(ledger.chainTargetFor(LedgerEntry.Kind.UPDATE))) {
-      return "its ledger entry does not chain to the last aggregate";
+    if (!e.prevHash().equals(chainTarget)) {
+      return "its ledger entry does not chain to " + builtOn;
     }
     if (u.classes() != classes) {
       return "its model has " + u.classes() + " classes, the federation's " + classes;
@@ -284,14 +335,31 @@ public final class StarAggregator implements AutoCloseable {
       return "its model's noise state (" + u.samplesAbsorbed() + " samples, variance " + u.presentVariance()
           + ") is not the one its ledger entry records (" + e.samplesTotal() + ", " + e.presentAfter() + ")";
     }
-    long base = state.samplesAbsorbed();
     if (e.samplesNew() < 0 || e.samplesNew() > e.samplesTotal() || e.samplesTotal() - e.samplesNew() != base) {
-      return "it does not build on this round's global model (" + base + " samples absorbed; the update claims "
+      return "it does not build on " + builtOn + " (" + base + " samples absorbed; the update claims "
           + e.samplesNew() + " new of " + e.samplesTotal() + ")";
     }
+    return null;
+  }
+
+  /**
+   * Why an update cannot go into this round's average and ledger, or null if it can: its ledger entry
+   * must be this client's update of this round, chained to the last aggregate, and its model must be
+   * what that entry describes (the noise state the average's accounting takes from it), built on this
+   * round's global model, and of a size and magnitude the average can take — an update that passed the
+   * envelope's checks could otherwise still fail the aggregation (and stop a device aggregator).
+   */
+  private String updateProblem(ModelEnvelope u) {
+    String problem = entryProblem(u, round, ledger.chainTargetFor(LedgerEntry.Kind.UPDATE), state.samplesAbsorbed(),
+        "this round's global model");
+    if (problem != null) {
+      return problem;
+    }
+    long base = state.samplesAbsorbed();
+    long samplesNew = u.samplesAbsorbed() - base; // as its entry records (checked above)
     // the average adds at most K of each: bounded so that no sum overflows
-    if (e.samplesNew() > (Long.MAX_VALUE - base) / clients) {
-      return "it claims " + e.samplesNew() + " new samples, more than an average of " + clients + " can count";
+    if (samplesNew > (Long.MAX_VALUE - base) / clients) {
+      return "it claims " + samplesNew + " new samples, more than an average of " + clients + " can count";
     }
     if (u.presentVariance() > Double.MAX_VALUE / clients) {
       return "its noise variance " + u.presentVariance() + " is too large to average over " + clients + " clients";
@@ -317,7 +385,8 @@ public final class StarAggregator implements AutoCloseable {
     float[] avg = new float[classes * d];
     List<ModelNoiseState> states = new ArrayList<>(k);
     List<String> contributors = new ArrayList<>(k);
-    List<String> published = new ArrayList<>(k + 1);
+    // entries of updates that came after their round was averaged go first: they chain to older models
+    List<String> published = new ArrayList<>(lateLines);
     long base = state.samplesAbsorbed();
     long absorbed = 0;
     try {
@@ -365,6 +434,10 @@ public final class StarAggregator implements AutoCloseable {
       CrashPoints.reached("aggregator.checkpointed", aggregated);
       for (String text : published) {
         ledger.appendLine(text);
+      }
+      lateLines.clear();
+      for (ModelEnvelope u : updates.values()) {
+        recorded.add(answer(u.sender(), aggregated));
       }
       CrashPoints.reached("aggregator.archived", aggregated);
       for (String text : published) {

@@ -195,7 +195,11 @@ public final class FederatedRun {
         }
       }
       final int round = r;
-      var lastOfRound = result.ledger().stream().filter(l -> l.entry().round() == round).reduce((a, b) -> b);
+      // the model the round ends with: the ring's last step, the star's aggregate (an update recorded late
+      // comes after it); every noise draw of the round counts in what was added
+      var lastOfRound = result.ledger().stream().filter(l -> l.entry().round() == round
+          && (s.topology() == Topology.RING || l.entry().kind() == io.hdfl.privacy.ledger.LedgerEntry.Kind.AGGREGATE))
+          .reduce((a, b) -> b);
       double added = result.ledger().stream().filter(l -> l.entry().round() == round)
           .mapToDouble(l -> l.entry().addedVariance()).sum();
       EnergyReading e = energyAt.get(r);

@@ -72,7 +72,9 @@ final class RunAudit {
    * A FedHDPrivacy star of L samples a round: every aggregate averages exactly the client updates of
    * its round that precede it (distinct clients); each client update starts from the previous
    * aggregate and holds max(present, required(total)) for its L new samples; an aggregate of k holds
-   * Σ present / k² and the server tops up to required(total, 1/k). Returns the contributors per round.
+   * Σ present / k² and the server tops up to required(total, 1/k). An update of a round already
+   * averaged (it came late) starts from the aggregate before its round, is averaged nowhere and is one
+   * of its client in that round too. Returns the contributors per round.
    */
   static List<Integer> star(Simulation.Result r, FederationSettings s, long perRound, String context) {
     PrivacyParameters p = s.params();
@@ -82,11 +84,27 @@ final class RunAudit {
     double present = 0;
     long total = 0;
     int round = 1;
+    List<double[]> models = new ArrayList<>(); // the model (present, total) each round trained on
+    Set<String> answered = new HashSet<>();
     for (LedgerLine line : r.ledger()) {
       LedgerEntry e = line.entry();
       String at = context + ", " + e.kind() + " of " + e.peer() + " in round " + e.round();
+      if (e.kind() == LedgerEntry.Kind.UPDATE) {
+        assertTrue(answered.add(e.peer() + " " + e.round()), at + ": one update per client and round");
+      }
+      if (e.kind() == LedgerEntry.Kind.UPDATE && e.round() < round) {
+        assertTrue(updates.isEmpty(), at + ": a late update is recorded before the next round's updates");
+        double[] from = models.get(e.round() - 1);
+        assertEquals(perRound, e.samplesNew(), at);
+        assertEquals((long) from[1] + perRound, e.samplesTotal(), at + ": late, it starts from the model of its round");
+        assertEquals(from[0], e.presentBefore(), TOL * Math.max(1, from[0]), at + ": carries that model's noise");
+        continue;
+      }
       assertEquals(round, e.round(), at + ": rounds in order, none skipped");
       if (e.kind() == LedgerEntry.Kind.UPDATE) {
+        if (updates.isEmpty()) {
+          models.add(new double[] {present, total});
+        }
         assertEquals(perRound, e.samplesNew(), at);
         assertEquals(total + perRound, e.samplesTotal(), at + ": starts from the last aggregate");
         assertEquals(present, e.presentBefore(), TOL * Math.max(1, present), at + ": carries the global model's noise");

@@ -15,8 +15,9 @@ public final class LedgerExposure {
 
   /** The δ of the report: δ0 over every sample the final model absorbed (counted as the schedules do). */
   public static double reportDelta(List<LedgerEntry> entries) {
-    LedgerEntry last = entries.get(entries.size() - 1);
-    return Math.min(0.5, last.delta0() / last.samplesTotal());
+    // the most samples any entry's model holds: the final model's (a star update recorded late may come last)
+    long absorbed = entries.stream().mapToLong(LedgerEntry::samplesTotal).max().orElseThrow();
+    return Math.min(0.5, entries.get(0).delta0() / absorbed);
   }
 
   public static List<ObserverGuarantee> observers(List<LedgerEntry> entries, int retrainPassesPerRound,
@@ -27,7 +28,7 @@ public final class LedgerExposure {
     LedgerEntry first = entries.get(0);
     RecordInfluence influence = new RecordInfluence(first.dim(), retrainPassesPerRound);
     double delta = reportDelta(entries);
-    int rounds = entries.get(entries.size() - 1).round();
+    int rounds = entries.stream().mapToInt(LedgerEntry::round).max().orElseThrow();
     if (first.topology() == LedgerEntry.Topology.RING) {
       Set<String> peers = new HashSet<>();
       for (LedgerEntry e : entries) {

@@ -133,7 +133,7 @@ public final class LedgerVerifier {
         return fail(0, null, Check.FORMAT, "no entries (empty file)");
       }
       return new Verification(true, entries, peers.size(), first.federation(), first.topology(), first.schedule(),
-          seeded, 0, null, null, null);
+          seeded, conformance.lateUpdates(), 0, null, null, null);
     }
 
     private Verification fail(long line, String peer, Check check, String why) {
@@ -141,7 +141,7 @@ public final class LedgerVerifier {
       Topology topology = first == null ? null : first.topology();
       Schedule schedule = first == null ? null : first.schedule();
       return new Verification(false, Math.max(entries, line), peers.size(), federation, topology, schedule, seeded,
-          line, peer, check, why);
+          conformance.lateUpdates(), line, peer, check, why);
     }
   }
 }

@@ -62,6 +62,7 @@ final class ScheduleConformance {
   /** Star: every aggregated round (for updates recorded late); peers as indexes into {@link #peerIndex}. */
   private final java.util.TreeMap<Integer, AggregatedRound> aggregated = new java.util.TreeMap<>();
   private final Map<String, Integer> peerIndex = new HashMap<>();
+  private long lateUpdates;
 
   /** Null if {@code e} (whose line hashes to {@code hash}) conforms, otherwise why not. */
   String check(LedgerEntry e, String hash) {
@@ -220,8 +221,14 @@ final class ScheduleConformance {
         own.peers().get(peer));
     if (why == null) {
       own.peers().set(peer);
+      lateUpdates++;
     }
     return why;
+  }
+
+  /** Star client updates so far recorded after their round's aggregate. */
+  long lateUpdates() {
+    return lateUpdates;
   }
 
   /** An update starting from a model holding {@code present} noise and {@code total} samples. */

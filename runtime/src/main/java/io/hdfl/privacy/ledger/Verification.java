@@ -14,6 +14,8 @@ import io.hdfl.privacy.ledger.LedgerEntry.Topology;
  * @param topology the ledger's topology (null if no entry got that far)
  * @param schedule the ledger's schedule (null if no entry got that far)
  * @param seededEntries entries whose noise was seeded (not for deployment)
+ * @param lateUpdates star client updates recorded after their round's aggregate (they reached the
+ *     aggregator late: noised and sent, averaged in no round)
  * @param badLine 1-based line of the first bad entry, 0 when ok
  * @param badPeer its peer, null when ok or when the line could not be parsed
  * @param failedCheck which check failed, null when ok
@@ -27,6 +29,7 @@ public record Verification(
     Topology topology,
     Schedule schedule,
     long seededEntries,
+    long lateUpdates,
     long badLine,
     String badPeer,
     Check failedCheck,
@@ -50,6 +53,10 @@ public record Verification(
       String s = "ledger OK: " + entries + (entries == 1 ? " entry, " : " entries, ") + peers
           + (peers == 1 ? " peer" : " peers") + ", chain intact, signatures valid, schedule "
           + schedule.wire() + " conforms";
+      if (lateUpdates > 0) {
+        s += "; " + lateUpdates + (lateUpdates == 1 ? " client update recorded late (after its"
+            : " client updates recorded late (after their") + " round's aggregate: sent, averaged in no round)";
+      }
       if (seededEntries > 0) {
         s += "; seeded noise in " + seededEntries + (seededEntries == 1 ? " entry" : " entries")
             + ": not for deployment";

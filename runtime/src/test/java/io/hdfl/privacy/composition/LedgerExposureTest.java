@@ -36,6 +36,31 @@ class LedgerExposureTest {
     assertThrows(IllegalArgumentException.class, () -> LedgerExposure.observers(ledger, 1, true));
   }
 
+  /**
+   * A client update recorded after its round's aggregate (it came late: averaged nowhere, but noised and
+   * sent) is a release the aggregator saw: it counts for that observer, and it changes neither the
+   * rounds nor the δ of the report even when it is the ledger's last line.
+   */
+  @Test
+  void anUpdateRecordedAfterItsRoundsAggregateCountsForTheAggregator() {
+    List<LedgerEntry> ledger = new ArrayList<>();
+    for (int r = 1; r <= 2; r++) {
+      for (int c = 1; c <= 3; c++) {
+        ledger.add(entry(LedgerEntry.Kind.UPDATE, "client-00" + c, r, 100, List.of()));
+      }
+      ledger.add(entry(LedgerEntry.Kind.AGGREGATE, "aggregator", r, 50, Collections.nCopies(3, "0".repeat(64))));
+    }
+    double delta = LedgerExposure.reportDelta(ledger);
+    ledger.add(entry(LedgerEntry.Kind.UPDATE, "client-004", 1, 40, List.of())); // round 1's, recorded last
+    assertEquals(delta, LedgerExposure.reportDelta(ledger), 0.0, "the final model's samples set δ");
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    List<ObserverGuarantee> all = LedgerExposure.observers(ledger, 1, true);
+    ObserverGuarantee aggregator = all.stream().filter(o -> o.observer().equals("aggregator")).findFirst().orElseThrow();
+    assertEquals(inf.firstRound() / Math.sqrt(40), aggregator.mu(), 1e-12, "the late update's noise, the least");
+    assertEquals(inf.firstRound() / 3 / Math.sqrt(50), StarExposureTest.finalModelUser(all).mu(), 1e-12,
+        "not in any average");
+  }
+
   private static LedgerEntry entry(LedgerEntry.Kind kind, String peer, int round, double variance,
       List<String> contributors) {
     boolean update = kind == LedgerEntry.Kind.UPDATE;

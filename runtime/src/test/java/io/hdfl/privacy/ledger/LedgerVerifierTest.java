@@ -70,6 +70,10 @@ class LedgerVerifierTest {
     Verification v = f.verify(f.lines);
     assertTrue(v.ok(), v.summary());
     assertEquals(12, v.entries());
+    assertEquals(3, v.lateUpdates());
+    assertEquals("ledger OK: 12 entries, 4 peers, chain intact, signatures valid, schedule fedhdp conforms; 3 client"
+        + " updates recorded late (after their round's aggregate: sent, averaged in no round); seeded noise in 12"
+        + " entries: not for deployment", v.summary());
     // round 1: client-001, client-003, aggregate, then client-002 late
     assertEquals("client-002", Tamper.peer(f.line(3)));
     assertEquals(Tamper.value(f.line(0), "prev_hash"), Tamper.value(f.line(3), "prev_hash"), "chains to the model it trained on");
