@@ -577,19 +577,11 @@ public final class DevicePeer {
       return EnergyMeters.forRuns(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
           : DeviceProfiles.defaultName()));
     }
-    io.hdfl.sensors.energy.Ina219Meter m;
     try {
-      m = io.hdfl.sensors.energy.Ina219Meter.openInOwnContext(cfg.ina219());
+      DetectedMeter m = EnergyMeters.ina219ForRuns(cfg.ina219());
+      return new DetectedMeter(m.meter(), m.reason() + " (energy.meter = ina219)");
     } catch (io.hdfl.sensors.energy.MeterUnavailableException e) {
       throw new IllegalArgumentException("'energy.meter = ina219': " + e.reason());
     }
-    try {
-      m.read(); // a chip that is not there, or not wired as configured, is told now, not mid-run
-    } catch (RuntimeException e) {
-      m.close();
-      throw new IllegalArgumentException("'energy.meter = ina219': the first reading failed: " + e.getMessage());
-    }
-    return EnergyMeters.sampledIfMeasured(new DetectedMeter(m, "energy: " + m.provenance().label()
-        + " (energy.meter = ina219)"), EnergyMeters.RUN_SAMPLING);
   }
 }

@@ -52,6 +52,24 @@ public final class EnergyMeters {
   }
 
   /**
+   * An INA219 a device's config names, for a run: opened in a Pi4J context of its own ({@link
+   * Ina219Meter#openInOwnContext}), read once at once — a chip that is absent or wired otherwise is
+   * told now, not mid-run — and then read in the background every {@link #RUN_SAMPLING}.
+   *
+   * @throws MeterUnavailableException if it cannot be opened or its first reading fails (the reason)
+   */
+  public static DetectedMeter ina219ForRuns(Ina219Config config) throws MeterUnavailableException {
+    Ina219Meter m = Ina219Meter.openInOwnContext(config);
+    try {
+      m.read();
+    } catch (RuntimeException e) {
+      m.close();
+      throw new MeterUnavailableException("the first reading failed: " + e.getMessage(), e);
+    }
+    return sampledIfMeasured(new DetectedMeter(m, "energy: " + m.provenance().label()), RUN_SAMPLING);
+  }
+
+  /**
    * {@code detected} with a measuring meter read in the background every {@code interval} as well:
    * a power meter then integrates between those samples, not only between a round report's reads,
    * which come right after the peer's busy work (a Jetson busy 0.5 s of a 10 s round, read only then,

@@ -193,4 +193,19 @@ class EnergyMetersTest {
     return EnergyMeters.sampled(HwmonPowerMeter.open(fs.sysfs(), System::nanoTime, null, java.util.List.of()),
         Duration.ofMillis(10));
   }
+
+  /**
+   * A device's configured INA219 is read once as it opens: on Pi4J's mock I2C, whose registers read
+   * short, the opening fails with the reason, and the meter's Pi4J context is shut down again (a
+   * second attempt on the same bus and address is not refused as taken).
+   */
+  @Test
+  void anIna219ForRunsIsReadOnceAsItOpens() {
+    Ina219Config cfg = Ina219Config.builder(2).address(0x42).build();
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      MeterUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(MeterUnavailableException.class,
+          () -> EnergyMeters.ina219ForRuns(cfg));
+      assertTrue(e.reason().startsWith("the first reading failed: ina219:i2c-2/0x42: short "), e.reason());
+    }
+  }
 }
