@@ -123,8 +123,9 @@ public final class DevicePeer {
         Topics t = new Topics(cfg.settings().federation());
         log.accept("new run: the finished run did not record its final model's digest (an hdfl before 2026-11-27), "
             + "so if the broker still retains that model this device takes it as the new run's; if this run ends at "
-            + "once, clear it (mosquitto_pub -t " + t.finalModel() + " -r -n"
-            + (cfg.role().equals("ring") ? "" : "; for a star also -t " + t.starGlobal()) + ") and run again");
+            + "once, clear it (mosquitto_pub -t " + t.finalModel() + " -r -n, and each " + t.finalModel()
+            + "/part/<i> if it was kept in chunks" + (cfg.role().equals("ring") ? "" : "; for a star also -t "
+            + t.starGlobal()) + ") and run again");
       }
       if (ledgerFile != null && Files.exists(ledgerFile)) {
         Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
@@ -195,7 +196,7 @@ public final class DevicePeer {
           reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
       var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
-      transport.subscribe(topics.finalModel(), 1, ctx.frames().receiver((topic, payload, retained) -> {
+      ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
         try {
           String digest = Sha256.hex(payload);
           if (previousFinal.equals(Optional.of(digest))) {
@@ -216,7 +217,7 @@ public final class DevicePeer {
         } catch (EnvelopeException e) {
           log.accept("rejected a final model: " + e.getMessage());
         }
-      }));
+      });
       // Announcements: who is online (the first ring peer waits for all), and who came back after a
       // restart (a model or update in flight to it is sent again at once)
       PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);

@@ -15,9 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Envelope frames over a transport whose broker limits the packet size. A frame larger than {@code
  * maxPacketBytes} is split into chunks (each a separate QoS 1 message) and reassembled on receipt,
  * with a timeout and a memory cap; smaller frames travel as they are. MQTT keeps only the last
- * retained message of a topic, so a frame that must be chunked is published without the retained
- * flag: the run's receivers subscribe before it starts, and the star's aggregator re-announces its
- * global model.
+ * retained message of a topic, so {@link #publish} sends a frame that must be chunked without the
+ * retained flag: the run's receivers subscribe before it starts, and the star's aggregator
+ * re-announces its global model. A frame that must stay on the broker for whoever subscribes later
+ * (the final model) goes through {@link #publishKept}: chunked, each chunk is retained on a part
+ * topic of its own, {@code <topic>/part/<i>}, and {@link #subscribeKept} reads both.
  */
 public final class FrameChannel {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -58,6 +60,40 @@ public final class FrameChannel {
     for (byte[] c : chunks) {
       transport.publish(topic, c, Math.max(1, qos), false);
     }
+  }
+
+  /**
+   * Publishes a frame that the broker keeps for later subscribers (retained): whole when it fits the
+   * packet limit; otherwise each chunk retained on its part topic {@code <topic>/part/<i>}, and then
+   * the whole-frame topic cleared, so that a whole frame an earlier run kept there is not taken as
+   * this one. Read it with {@link #subscribeKept}.
+   */
+  public void publishKept(String topic, byte[] frame, int qos) throws TransportException {
+    if (maxPacketBytes == 0 || frame.length <= maxPacketBytes) {
+      transport.publish(topic, frame, qos, true);
+      return;
+    }
+    List<byte[]> chunks = ChunkSplitter.split(frame, maxPacketBytes, messageIds.incrementAndGet());
+    for (int i = 0; i < chunks.size(); i++) {
+      transport.publish(partTopic(topic, i), chunks.get(i), Math.max(1, qos), true);
+    }
+    transport.publish(topic, new byte[0], Math.max(1, qos), true);
+  }
+
+  /** Where {@link #publishKept} retains chunk {@code index} of a frame kept on {@code topic}. */
+  public static String partTopic(String topic, int index) {
+    return topic + "/part/" + index;
+  }
+
+  /**
+   * Subscribes to the frames kept on {@code topic} ({@link #publishKept}), whole or in retained parts:
+   * {@code onFrame} gets each whole frame with {@code topic}.
+   */
+  public void subscribeKept(String topic, int qos, MessageHandler onFrame) throws TransportException {
+    MessageHandler frames = receiver(onFrame);
+    String parts = topic + "/part/";
+    transport.subscribe(topic, qos, frames);
+    transport.subscribe(parts + "+", qos, (t, payload, retained) -> frames.onMessage(topic, payload, retained));
   }
 
   /**

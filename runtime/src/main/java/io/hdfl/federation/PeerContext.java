@@ -49,14 +49,34 @@ public record PeerContext(
    * @throws InterruptedException if the peer is shut down meanwhile
    */
   void publishReliably(String topic, byte[] payload, boolean retained, boolean chunked) throws InterruptedException {
+    untilSent(topic, () -> {
+      if (chunked) {
+        frames.publish(topic, payload, 1, retained);
+      } else {
+        transport.publish(topic, payload, 1, retained);
+      }
+    });
+  }
+
+  /**
+   * Publishes {@code frame} for the broker to keep on {@code topic} ({@link FrameChannel#publishKept}:
+   * in retained parts when it must be chunked), as {@link #publishReliably} does.
+   */
+  void publishKeptReliably(String topic, byte[] frame) throws InterruptedException {
+    untilSent(topic, () -> frames.publishKept(topic, frame, 1));
+  }
+
+  /** A publish that may fail while the connection is down. */
+  private interface Send {
+    void run() throws TransportException;
+  }
+
+  /** Runs {@code send} until it succeeds, waiting for the transport to reconnect after each failure. */
+  private void untilSent(String topic, Send send) throws InterruptedException {
     boolean logged = false;
     while (true) {
       try {
-        if (chunked) {
-          frames.publish(topic, payload, 1, retained);
-        } else {
-          transport.publish(topic, payload, 1, retained);
-        }
+        send.run();
         return;
       } catch (TransportException e) {
         if (!logged) {

@@ -709,7 +709,7 @@ public final class RingPeer implements AutoCloseable {
       return;
     }
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, outgoing, outgoing.round(), tail);
-    ctx.publishReliably(topics.finalModel(), ctx.broadcastFrame(env), true, true);
+    ctx.publishKeptReliably(topics.finalModel(), ctx.broadcastFrame(env));
     CrashPoints.reached("ring.final-published", step);
   }
 

@@ -194,7 +194,7 @@ public final class Simulation {
           // rejected frames are logged by the peers that receive them
         }
       }));
-      recorder.subscribe(topics.finalModel(), 1, recorderFrames.receiver((topic, payload, retained) -> {
+      recorderFrames.subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
         try {
           ModelEnvelope fin = EnvelopeCodec.decode(payload, expect);
           // the ring's peers learn of it, as a device does on its own subscription
@@ -203,7 +203,7 @@ public final class Simulation {
         } catch (EnvelopeException e) {
           finalModel.completeExceptionally(e);
         }
-      }));
+      });
       awaitSubscriptions(recorder, probe, probed, Duration.ofSeconds(10));
       Map<String, PeerContext> contexts = connections.peers();
       if (settings.topology() == Topology.RING) {

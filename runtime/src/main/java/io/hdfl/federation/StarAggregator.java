@@ -482,7 +482,11 @@ public final class StarAggregator implements AutoCloseable {
       clearRetainedGlobal();
     }
     try {
-      ctx.publishReliably(topic, frame, true, true);
+      if (kind == ModelEnvelope.Kind.FINAL_MODEL) {
+        ctx.publishKeptReliably(topic, frame); // kept even when chunked: a device restarting later takes it
+      } else {
+        ctx.publishReliably(topic, frame, true, true); // chunked, not retained: it is announced again
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shut down
     }

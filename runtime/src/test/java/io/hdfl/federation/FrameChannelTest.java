@@ -1,6 +1,7 @@
 package io.hdfl.federation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.transport.LoopbackBroker;
 import java.util.ArrayList;
@@ -20,5 +21,53 @@ class FrameChannelTest {
       receiver.onMessage("hdfl/f/star/global", framed, false);
       assertEquals(1, frames.size(), "a payload with a frame's magic is passed on (for the decoder to check)");
     }
+  }
+
+  /**
+   * A frame kept for later subscribers survives chunking: its chunks are retained on part topics, and
+   * a subscriber that comes after it was published gets it whole, once. A whole frame an earlier run
+   * kept on the topic is cleared, so it is not taken as this one; a frame that fits stays whole.
+   */
+  @Test
+  void aKeptFrameReachesALaterSubscriberWhetherItWasChunkedOrNot() throws Exception {
+    LoopbackBroker broker = new LoopbackBroker();
+    String topic = "hdfl/f/model/final";
+    byte[] earlier = frame(300, 7);
+    byte[] big = frame(5000, 3);
+    try (var publisher = broker.connect("publisher")) {
+      new FrameChannel(publisher, 0).publishKept(topic, earlier, 1); // an earlier run's, kept whole
+      new FrameChannel(publisher, 1024).publishKept(topic, big, 1);
+    }
+    try (var later = broker.connect("later")) {
+      List<byte[]> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<String> topics = new java.util.concurrent.CopyOnWriteArrayList<>();
+      new FrameChannel(later, 1024).subscribeKept(topic, 1, (t, payload, retained) -> {
+        got.add(payload);
+        topics.add(t);
+      });
+      FederationFixture.waitFor(() -> !got.isEmpty(), 5_000);
+      Thread.sleep(200); // nothing else comes
+      assertEquals(1, got.size(), "the chunked frame, not the earlier run's");
+      org.junit.jupiter.api.Assertions.assertArrayEquals(big, got.get(0));
+      assertEquals(List.of(topic), topics, "named by the kept topic, not a part topic");
+    }
+    try (var publisher = broker.connect("publisher-2"); var third = broker.connect("third")) {
+      byte[] small = frame(500, 9);
+      new FrameChannel(publisher, 1024).publishKept(topic, small, 1);
+      List<byte[]> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      new FrameChannel(third, 1024).subscribeKept(topic, 1, (t, payload, retained) -> got.add(payload));
+      FederationFixture.waitFor(() -> got.size() >= 2, 5_000);
+      // the whole one, and the chunked one still kept in parts (parts are not cleared: see README)
+      assertEquals(2, got.size());
+      assertTrue(got.stream().anyMatch(f -> java.util.Arrays.equals(small, f)), "the frame that fits, kept whole");
+    }
+  }
+
+  /** A payload of {@code n} bytes that starts with an envelope frame's magic. */
+  private static byte[] frame(int n, int seed) {
+    byte[] b = new byte[n];
+    new java.util.Random(seed).nextBytes(b);
+    System.arraycopy("HDFM".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, b, 0, 4);
+    return b;
   }
 }

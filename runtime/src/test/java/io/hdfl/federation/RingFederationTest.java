@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.privacy.PrivacyParameters;
 import io.hdfl.privacy.ledger.LedgerLine;
@@ -228,6 +229,20 @@ class RingFederationTest {
       assertTrue(FederationFixture.verify(mqtt, chunked, dir).ok());
       assertTrue(mqtt.reports().stream().mapToLong(RoundReport::bytesSent).max().orElse(0) > 2048,
           "frames larger than the broker's limit were sent (in chunks)");
+      // the final model, chunked, is kept all the same: a device that (re)starts after it went out takes it
+      try (Transport late = MqttTransport.connect(base.withClientId("late"))) {
+        List<ModelEnvelope> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
+        new FrameChannel(late, chunked.maxPacketBytes()).subscribeKept(new Topics(chunked.federation()).finalModel(), 1,
+            (topic, payload, retained) -> {
+              try {
+                kept.add(io.hdfl.codec.EnvelopeCodec.decode(payload, io.hdfl.codec.Expectations.defaults()));
+              } catch (io.hdfl.codec.EnvelopeException e) {
+                throw new AssertionError(e);
+              }
+            });
+        assertTrue(FederationFixture.waitFor(() -> !kept.isEmpty(), 5_000), "the final model is kept on the broker");
+        assertArrayEquals(mqtt.finalModel().toArray(), kept.get(0).prototypes(), "the run's final model");
+      }
     }
   }
 

@@ -135,6 +135,22 @@ class MosquittoAclTest {
     updates.assertEmpty(300);
   }
 
+  /** A final model kept in chunks (broker.max-packet below its size) is written and read on its part topics. */
+  @Test
+  void everyPeerKeepsAndReadsTheFinalModelAlsoInParts() throws Exception {
+    Transport last = as("press-03");
+    String part = io.hdfl.federation.FrameChannel.partTopic(T.finalModel(), 0);
+    last.publish(part, text("chunk 0"), 1, true);
+    last.publish(T.finalModel(), text("whole"), 1, true);
+    Transport restarted = as("press-01");
+    Inbox kept = new Inbox();
+    restarted.subscribe(T.finalModel() + "/part/+", 1, kept);
+    assertEquals("chunk 0", kept.next(10_000).text());
+    Inbox whole = new Inbox();
+    restarted.subscribe(T.finalModel(), 1, whole);
+    assertEquals("whole", whole.next(10_000).text());
+  }
+
   @Test
   void wrongPasswordsAndAnonymousClientsAreRefused() {
     assertThrows(TransportException.class, () -> as("press-01", "wrong"));
