@@ -193,7 +193,7 @@ public final class DevicePeer {
       NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
           : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
-          reporter(transport, topics, cfg.peerId(), meter), new FrameChannel(transport, s.maxPacketBytes()), hops);
+          reporter(transport, topics, cfg.peerId(), meter, cfg.radioMeasured() ? null : profile(cfg)), new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
       var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
       ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
@@ -542,7 +542,12 @@ public final class DevicePeer {
   }
 
   /** Adds the energy this device used since its previous report, then publishes the report. */
-  private static Consumer<RoundReport> reporter(Transport t, Topics topics, String id, DetectedMeter meter) {
+  /**
+   * Publishes each round report with its energy: the meter's joules since the last report, plus the
+   * radio estimate of the report's bytes from {@code radio} (null: the meter's rail includes the radio).
+   */
+  private static Consumer<RoundReport> reporter(Transport t, Topics topics, String id, DetectedMeter meter,
+      io.hdfl.sensors.energy.DeviceProfile radio) {
     MetricsPublisher publish = new MetricsPublisher(t, topics, id);
     EnergyReading[] last = {meter.meter().read()};
     boolean[] failed = {false};
@@ -562,8 +567,18 @@ public final class DevicePeer {
       }
       RoundEnergy e = RoundEnergy.between(last[0], now);
       last[0] = now;
-      publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
+      if (radio == null) {
+        publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
+      } else {
+        var estimate = new io.hdfl.sensors.energy.RadioEstimate(r.bytesSent(), r.bytesReceived(), radio);
+        publish.accept(r.withEnergy(e.joulesWith(estimate), e.sourceWith(estimate)));
+      }
     };
+  }
+
+  /** The device profile of {@code energy.profile}, else this machine's default. */
+  private static io.hdfl.sensors.energy.DeviceProfile profile(PeerConfig cfg) {
+    return DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile() : DeviceProfiles.defaultName());
   }
 
   /** Publishes this peer's retained "offline" (what its last will says when its connection drops). */
@@ -575,8 +590,7 @@ public final class DevicePeer {
   /** The meter {@code energy.meter} names (an INA219), else the best one found (read in the background either way). */
   private static DetectedMeter energyMeter(PeerConfig cfg) {
     if (cfg.ina219() == null) {
-      return EnergyMeters.forRuns(DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile()
-          : DeviceProfiles.defaultName()));
+      return EnergyMeters.forRuns(profile(cfg));
     }
     try {
       DetectedMeter m = EnergyMeters.ina219ForRuns(cfg.ina219());

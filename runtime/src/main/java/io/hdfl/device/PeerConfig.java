@@ -43,6 +43,10 @@ import java.util.TreeSet;
  * @param encodings how a peer keeps the encodings it retrains on every round ({@code encodings}: {@code
  *     int8}, the default, or {@code float32}): its stored data, or a ring peer's live windows (those it
  *     collects between turns join them in the same form); a star client's per-round windows stay float32
+ * @param radioMeasured whether the energy meter's rail includes the radio ({@code energy.radio =
+ *     measured}; the default with an INA219, which meters a board's supply), so that a round's energy
+ *     adds no radio estimate; otherwise ({@code estimate}, the default with every other meter, which
+ *     meters the processor or models it) the profile's radio estimate is added to it
  */
 public record PeerConfig(
     String peerId,
@@ -69,7 +73,8 @@ public record PeerConfig(
     Path signedRoster,
     SignalConfig signal,
     EncodingPrecision encodings,
-    io.hdfl.sensors.energy.Ina219Config ina219) {
+    io.hdfl.sensors.energy.Ina219Config ina219,
+    boolean radioMeasured) {
 
   static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "encodings", "ring.order", "star.clients", "classes",
       "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
@@ -78,7 +83,7 @@ public record PeerConfig(
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
       "broker.max-packet", "encryption", "roster.dir", "roster.federation.key", "roster.signed", "data.source", "synthetic.machine", "window.size",
       "window.stride", "window.warmup", "energy.meter", "energy.ina219.bus", "energy.ina219.address",
-      "energy.ina219.shunt-ohms", "energy.ina219.max-amps");
+      "energy.ina219.shunt-ohms", "energy.ina219.max-amps", "energy.radio");
 
   /** Reads and validates a configuration file. */
   public static PeerConfig read(Path file) throws IOException {
@@ -167,6 +172,7 @@ public record PeerConfig(
     }
     Path signedRoster = k.path("roster.signed", base) != null ? k.path("roster.signed", base)
         : rosterDir.resolve("roster.signed");
+    io.hdfl.sensors.energy.Ina219Config ina219 = ina219(k);
     return new PeerConfig(peerId, role, settings, order, clients, classes, k.required("broker"),
         k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
         k.path("broker.cert", base), k.path("broker.key", base),
@@ -174,7 +180,20 @@ public record PeerConfig(
         k.text("data.label-column", null), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.seconds("start.timeout.seconds", 120, 1)),
         Duration.ofSeconds(k.seconds("run.timeout.seconds", 3600, 1)), rosterDir, federationKey, signedRoster, signal,
-        k.parsed("encodings", "int8", EncodingPrecision::parse), ina219(k));
+        k.parsed("encodings", "int8", EncodingPrecision::parse), ina219, radioMeasured(k, ina219 != null));
+  }
+
+  /**
+   * {@code energy.radio}: {@code measured} (the meter's rail includes the radio) or {@code estimate}
+   * (add the profile's radio estimate); by default measured with an INA219 (a board's supply), else
+   * estimate.
+   */
+  private static boolean radioMeasured(Keys k, boolean ina219) {
+    String v = k.text("energy.radio", ina219 ? "measured" : "estimate");
+    if (!v.equals("measured") && !v.equals("estimate")) {
+      throw k.bad("energy.radio", "must be measured (the meter's rail includes the radio) or estimate, got '" + v + "'");
+    }
+    return v.equals("measured");
   }
 
   /**
@@ -312,7 +331,7 @@ public record PeerConfig(
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
         clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
-        federationKey, signedRoster, signal, encodings, ina219);
+        federationKey, signedRoster, signal, encodings, ina219, radioMeasured);
   }
 
   /** Typed access to the properties with errors that name the file and key. */

@@ -210,8 +210,8 @@ public final class FederatedRun {
       if (e != null && t != null) {
         RoundEnergy re = RoundEnergy.between(prevEnergy, e);
         RadioEstimate radio = new RadioEstimate(sent, received, profile);
-        joules = re.joules() + radio.joules();
-        source = re.provenance().label() + " + " + radio.provenance().label();
+        joules = re.joulesWith(radio);
+        source = re.sourceWith(radio);
         wall = (t - prevTime) / 1e9;
         prevEnergy = e;
         prevTime = t;

@@ -184,9 +184,26 @@ class PeerCommandTest {
 
   @Test
   void threeRingDevicesAgreeOnTheFinalModelAndKeepAVerifiableLedger() throws Exception {
-    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+    List<io.hdfl.federation.RoundReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (EmbeddedBroker broker = new EmbeddedBroker().start();
+        io.hdfl.transport.Transport observer = io.hdfl.transport.MqttTransport.connect(
+            io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("observer").build())) {
+      observer.subscribe(new io.hdfl.federation.Topics("plant-7").allMetrics(), 1,
+          (topic, payload, retained) -> {
+            try {
+              reports.add(io.hdfl.federation.RoundReport.fromJson(payload));
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
       List<Path> configs = enrolledRingOfThree(broker.uri());
       List<String[]> results = runAllOk(configs);
+      // every round report prices the bytes it counts with the profile's radio (no meter here covers the radio)
+      assertTrue(reports.size() >= 9, reports.size() + " round reports");
+      for (io.hdfl.federation.RoundReport r : reports) {
+        assertTrue(r.energySource().matches("(MEASURED|ESTIMATED) \\S+ \\+ ESTIMATED radio:\\S+"), r.energySource());
+        assertTrue(r.bytesSent() > 0 && r.energyJoules() > 0, r.toString());
+      }
       // each device prints the command that checks its ledger, with the roster's public keys
       for (String[] r : results) {
         java.util.regex.Matcher m = java.util.regex.Pattern

@@ -1,6 +1,7 @@
 package io.hdfl.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -178,6 +179,26 @@ class PeerConfigTest {
         .contains("'energy.meter' must be ina219 for the energy.ina219.* keys to apply"));
     assertTrue(refusal(f, base + "energy.meter = ina226\n")
         .contains("'energy.meter' must be auto or ina219, got 'ina226'"));
+  }
+
+  /**
+   * {@code energy.radio}: an INA219 meters a board's supply, radio included, so nothing is added to
+   * it by default; every other meter (the processor's, or the CPU-time model) gets the profile's radio
+   * estimate added, unless told that its rail includes the radio.
+   */
+  @Test
+  void theRadioIsEstimatedUnlessTheMetersRailIncludesIt() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = A_RING_PEER;
+    Files.writeString(f, base);
+    assertFalse(PeerConfig.read(f).radioMeasured(), "auto meter: the radio is estimated");
+    Files.writeString(f, base + "energy.meter = ina219\n");
+    assertTrue(PeerConfig.read(f).radioMeasured(), "an INA219 on the supply measures the radio too");
+    Files.writeString(f, base + "energy.meter = ina219\nenergy.radio = estimate\n");
+    assertFalse(PeerConfig.read(f).radioMeasured());
+    Files.writeString(f, base + "energy.radio = measured\n");
+    assertTrue(PeerConfig.read(f).radioMeasured());
+    assertTrue(refusal(f, base + "energy.radio = wifi\n").contains("'energy.radio' must be measured"));
   }
 
   /** Writes {@code config} to {@code f} and returns why {@link PeerConfig#read} refuses it. */

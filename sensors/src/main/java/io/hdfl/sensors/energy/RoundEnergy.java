@@ -52,4 +52,14 @@ public record RoundEnergy(double joules, double seconds, Provenance provenance) 
   public double averageWatts() {
     return seconds == 0 ? 0 : joules / seconds;
   }
+
+  /** This round's joules plus {@code radio}'s estimate (for a meter whose rail leaves the radio out). */
+  public double joulesWith(RadioEstimate radio) {
+    return joules + radio.joules();
+  }
+
+  /** The source of {@link #joulesWith}: this round's meter and the radio estimate, e.g. {@code MEASURED rapl:… + ESTIMATED radio:…}. */
+  public String sourceWith(RadioEstimate radio) {
+    return provenance.label() + " + " + radio.provenance().label();
+  }
 }
