@@ -139,6 +139,16 @@ public final class Simulation {
    */
   public Result run(BiConsumer<Integer, ClassPrototypes> onRoundModel, Duration timeout)
       throws TransportException, InterruptedException, TimeoutException {
+    return run(onRoundModel, timeout, () -> { });
+  }
+
+  /**
+   * As {@link #run(BiConsumer, Duration)}, calling {@code onFirstRound} once every participant has
+   * started (keys made, connected, subscribed) and just before round 1 begins: what comes before it is
+   * the run's start-up.
+   */
+  public Result run(BiConsumer<Integer, ClassPrototypes> onRoundModel, Duration timeout, Runnable onFirstRound)
+      throws TransportException, InterruptedException, TimeoutException {
     Topics topics = new Topics(settings.federation());
     List<String> ids = peerIds();
     Map<String, PeerKeys> keys = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
@@ -215,6 +225,7 @@ public final class Simulation {
           starts.add(p::start);
         }
         startAll(starts);
+        onFirstRound.run();
         ringPeers.get(0).kickOff();
       } else {
         starLedger = PrivacyLedger.inMemory(settings.ledgerSettings());
@@ -228,6 +239,7 @@ public final class Simulation {
           starts.add(c::start);
         }
         startAll(starts); // every client listens before the aggregator publishes the first global model
+        onFirstRound.run();
         agg.start();
       }
       ModelEnvelope fin;

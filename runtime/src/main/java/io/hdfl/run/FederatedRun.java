@@ -24,9 +24,7 @@ import io.hdfl.sensors.energy.DetectedMeter;
 import io.hdfl.sensors.energy.DeviceProfile;
 import io.hdfl.sensors.energy.DeviceProfiles;
 import io.hdfl.sensors.energy.EnergyMeters;
-import io.hdfl.sensors.energy.EnergyReading;
 import io.hdfl.sensors.energy.RadioEstimate;
-import io.hdfl.sensors.energy.RoundEnergy;
 import io.hdfl.transport.EmbeddedBroker;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.MqttSettings;
@@ -126,9 +124,7 @@ public final class FederatedRun {
     DetectedMeter meter = EnergyMeters.forRuns(profile);
     Classifier classifier = new Classifier(kernels, s.similarity());
     Map<Integer, Evaluation> evals = new TreeMap<>();
-    Map<Integer, EnergyReading> energyAt = new TreeMap<>();
-    Map<Integer, Long> timeAt = new TreeMap<>();
-    EnergyReading start = meter.meter().read();
+    RoundMeter rounds = new RoundMeter(meter.meter());
     long t0 = System.nanoTime();
     Simulation sim;
     Simulation.Result result;
@@ -153,13 +149,13 @@ public final class FederatedRun {
           if (evals.containsKey(round)) {
             return;
           }
-          energyAt.put(round, meter.meter().read());
-          timeAt.put(round, System.nanoTime());
-          Evaluation e = Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), classes);
+          rounds.roundEnded(round);
+          Evaluation e = rounds.evaluating(round,
+              () -> Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), classes));
           evals.put(round, e);
           progress.roundDone(round, s.rounds(), e.accuracy(), (System.nanoTime() - t0) / 1e9);
         }
-      }, plan.timeout());
+      }, plan.timeout(), rounds::firstRoundBegins);
     } finally {
       meter.meter().close();
       if (streams != null) {
@@ -168,21 +164,32 @@ public final class FederatedRun {
         }
       }
     }
-    List<RoundRow> rows = rows(s, result, evals, energyAt, timeAt, start, t0, profile);
+    List<RoundRow> rows = rows(s, result, evals, rounds, profile);
     String title = s.topology().id() + " " + s.privacy().id() + ", K=" + plan.peers() + ", D=" + s.encoder().dim();
     HdModel finalModel = new HdModel(s.encoder(), s.similarity(), result.finalModel(), classNames);
     folder.write(rows, result.ledger(), result.keys(), finalModel,
-        RunSummary.markdown(plan, rows, evals.get(s.rounds()), result, meter.reason()), title);
+        RunSummary.markdown(plan, rows, evals.get(s.rounds()), result, meter.reason(), energyNote(rounds, s.rounds())),
+        title);
     return new RunResult(rows, evals.get(s.rounds()), result.wallSeconds(), plan.out(), meter.reason(),
         result.ledger().size(), s.perRound());
   }
 
+  /** What the rounds' energy leaves out: the start-up, and the test-set evaluations' share. */
+  private static String energyNote(RoundMeter rounds, int r) {
+    RoundMeter.Startup up = rounds.startup();
+    double evaluation = 0;
+    for (int i = 1; i <= r; i++) {
+      RoundMeter.Round f = rounds.round(i);
+      evaluation += f == null ? 0 : f.evaluationJoules();
+    }
+    return String.format(java.util.Locale.ROOT, "Not in the rounds: the start-up before round 1 (keys, connections, "
+        + "the peers' starts: %.3g J over %.2f s) and the recorder's test-set evaluations (their share of each round's "
+        + "energy by process CPU time: %.3g J in all).", up.joules(), up.seconds(), evaluation);
+  }
+
   private static List<RoundRow> rows(FederationSettings s, Simulation.Result result, Map<Integer, Evaluation> evals,
-      Map<Integer, EnergyReading> energyAt, Map<Integer, Long> timeAt, EnergyReading start, long t0,
-      DeviceProfile profile) {
+      RoundMeter meter, DeviceProfile profile) {
     List<RoundRow> rows = new ArrayList<>();
-    EnergyReading prevEnergy = start;
-    long prevTime = t0;
     for (int r = 1; r <= s.rounds(); r++) {
       double cpu = 0;
       long sent = 0;
@@ -202,19 +209,15 @@ public final class FederatedRun {
           .reduce((a, b) -> b);
       double added = result.ledger().stream().filter(l -> l.entry().round() == round)
           .mapToDouble(l -> l.entry().addedVariance()).sum();
-      EnergyReading e = energyAt.get(r);
-      Long t = timeAt.get(r);
+      RoundMeter.Round f = meter.round(r);
       double joules = Double.NaN;
       String source = "";
       double wall = Double.NaN;
-      if (e != null && t != null) {
-        RoundEnergy re = RoundEnergy.between(prevEnergy, e);
+      if (f != null) {
         RadioEstimate radio = new RadioEstimate(sent, received, profile);
-        joules = re.joulesWith(radio);
-        source = re.sourceWith(radio);
-        wall = (t - prevTime) / 1e9;
-        prevEnergy = e;
-        prevTime = t;
+        joules = f.federationJoules() + radio.joules();
+        source = f.energy().sourceWith(radio);
+        wall = f.seconds();
       }
       Evaluation ev = evals.get(r);
       rows.add(new RoundRow(r, ev == null ? Double.NaN : ev.accuracy(), ev == null ? Double.NaN : ev.macroF1(), wall,

@@ -20,7 +20,7 @@ final class RunSummary {
   private RunSummary() {}
 
   static String markdown(RunPlan plan, List<RoundRow> rows, Evaluation fin, Simulation.Result result,
-      String energyReason) {
+      String energyReason, String energyNote) {
     FederationSettings s = plan.settings();
     StringBuilder b = new StringBuilder();
     b.append("# hdfl run: ").append(s.topology().id()).append(", ").append(s.privacy().id()).append("\n\n");
@@ -57,7 +57,7 @@ final class RunSummary {
           r.variancePresent(), r.varianceAdded()));
     }
     if (!rows.isEmpty()) {
-      b.append("\nEnergy figures: ").append(rows.get(0).energySource()).append(".\n");
+      b.append("\nEnergy figures: ").append(rows.get(0).energySource()).append(". ").append(energyNote).append('\n');
     }
     b.append("\n## Privacy\n\n");
     if (s.privacy().id().equals("none")) {
