@@ -71,6 +71,8 @@ public final class FrameChannel {
   public void publishKept(String topic, byte[] frame, int qos) throws TransportException {
     if (maxPacketBytes == 0 || frame.length <= maxPacketBytes) {
       transport.publish(topic, frame, qos, true);
+      // parts an earlier frame left can no longer complete without their first
+      transport.publish(partTopic(topic, 0), new byte[0], Math.max(1, qos), true);
       return;
     }
     List<byte[]> chunks = ChunkSplitter.split(frame, maxPacketBytes, messageIds.incrementAndGet());

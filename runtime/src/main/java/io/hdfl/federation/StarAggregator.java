@@ -287,9 +287,17 @@ public final class StarAggregator implements AutoCloseable {
     if (recorded.contains(answer(env.sender(), env.round()))) {
       return; // averaged or recorded already
     }
-    String problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
-        ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
-        "the global model of round " + env.round());
+    String problem = env.round() < 1 ? "round " + env.round() + " is no round of the run"
+        : entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
+            ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
+            "the global model of round " + env.round());
+    if (problem == null) {
+      // what ledger verify will check of it (bar the signature): a line it would refuse is not recorded
+      problem = ledger.lateUpdateProblem(LedgerCodec.parse(env.ledgerLines().get(0)));
+    }
+    if (problem == null && lateLines.size() >= clients) {
+      problem = "already " + lateLines.size() + " late updates wait for the next aggregation (at most one per client)";
+    }
     if (problem != null) {
       LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s late update for round "
           + env.round() + ": " + problem);
@@ -415,7 +423,8 @@ public final class StarAggregator implements AutoCloseable {
       // the aggregate chains to the line before it: the last client entry, once they are appended
       LedgerLine line = ledger.sign(ctx.keys(), NoiseRecord.aggregate(ctx.id(), round, round, absorbed,
           before.samplesAbsorbed(), dec.required(), dec.presentBefore(), dec.added(), dec.presentAfter(), source,
-          contributors, reason), LedgerCodec.hash(published.get(published.size() - 1)));
+          contributors, lateLines.stream().map(LedgerCodec::hash).toList(), reason),
+          LedgerCodec.hash(published.get(published.size() - 1)));
       published.add(line.text());
       int aggregated = round;
       CrashPoints.reached("aggregator.averaged", aggregated);

@@ -112,6 +112,8 @@ class StarFaultInjectionTest {
           context + ": recorded after round 1's aggregate, before round 2's updates");
       assertTrue(r.ledger().stream().noneMatch(l -> l.entry().contributors().contains(mine.get(0).hash())),
           context + ": averaged in no round");
+      assertEquals(List.of(mine.get(0).hash()), r.ledger().get(r.ledger().size() - 1).entry().late(),
+          context + ": named by the aggregation that records it");
       RunAudit.verifies(r, s, dir.resolve("verify"), context);
       finals.assertTheFirstCarriesTheLedger(r, context);
     }

@@ -15,9 +15,18 @@ public final class LedgerExposure {
 
   /** The δ of the report: δ0 over every sample the final model absorbed (counted as the schedules do). */
   public static double reportDelta(List<LedgerEntry> entries) {
-    // the most samples any entry's model holds: the final model's (a star update recorded late may come last)
-    long absorbed = entries.stream().mapToLong(LedgerEntry::samplesTotal).max().orElseThrow();
-    return Math.min(0.5, entries.get(0).delta0() / absorbed);
+    // the final model's samples: the ring's last step, the star's last aggregate (a client update
+    // recorded late may come after it, and holds another count)
+    LedgerEntry last = entries.get(entries.size() - 1);
+    if (last.topology() == LedgerEntry.Topology.STAR) {
+      for (int i = entries.size() - 1; i >= 0; i--) {
+        if (entries.get(i).kind() == LedgerEntry.Kind.AGGREGATE) {
+          last = entries.get(i);
+          break;
+        }
+      }
+    }
+    return Math.min(0.5, last.delta0() / last.samplesTotal());
   }
 
   public static List<ObserverGuarantee> observers(List<LedgerEntry> entries, int retrainPassesPerRound,

@@ -44,12 +44,18 @@ import java.util.regex.Pattern;
  * rejected.
  */
 public final class LedgerCodec {
-  /** The JSON field names in the order every line holds them; {@code sig} is last. */
+  /**
+   * The JSON field names in the order every line holds them; {@code sig} is last. {@link #LATE} may
+   * follow {@code contributors} in a star aggregate's line (written only when it names something).
+   */
   public static final List<String> FIELDS = List.of(
       "v", "federation", "peer", "kind", "topology", "round", "step", "samples_new", "samples_total",
       "sensitivity_scale", "variance_required", "variance_present_before", "variance_added",
       "variance_present_after", "epsilon", "delta0", "dim", "schedule", "noise_source", "not_for_deployment",
       "contributors", "reason", "prev_hash", "timestamp", "sig");
+
+  /** The optional field of a star aggregate naming the late updates it records ({@link LedgerEntry#late()}). */
+  public static final String LATE = "late";
 
   /** Ed25519 signatures are 64 bytes: 88 base64 characters ending in "==". */
   private static final Pattern SIG_TAIL = Pattern.compile(",\"sig\":\"([A-Za-z0-9+/]{86}==)\"}$");
@@ -102,10 +108,10 @@ public final class LedgerCodec {
     if (e.reason().length() > LedgerEntry.MAX_REASON) {
       throw new IllegalArgumentException("reason longer than " + LedgerEntry.MAX_REASON + " characters");
     }
-    if (e.contributors().size() > LedgerEntry.MAX_CONTRIBUTORS) {
-      throw new IllegalArgumentException("more than " + LedgerEntry.MAX_CONTRIBUTORS + " contributors");
+    if (e.contributors().size() + e.late().size() > LedgerEntry.MAX_CONTRIBUTORS) {
+      throw new IllegalArgumentException("more than " + LedgerEntry.MAX_CONTRIBUTORS + " contributors and late updates");
     }
-    StringBuilder b = new StringBuilder(640 + 67 * e.contributors().size());
+    StringBuilder b = new StringBuilder(640 + 67 * (e.contributors().size() + e.late().size()));
     b.append("{\"v\":").append(e.version());
     string(b, "federation", e.federation());
     string(b, "peer", e.peer());
@@ -126,19 +132,26 @@ public final class LedgerCodec {
     string(b, "schedule", e.schedule().wire());
     string(b, "noise_source", e.source().wire());
     b.append(",\"not_for_deployment\":").append(e.notForDeployment());
-    b.append(",\"contributors\":[");
-    for (int i = 0; i < e.contributors().size(); i++) {
-      String h = e.contributors().get(i);
-      if (!LedgerEntry.isHash(h)) {
-        throw new IllegalArgumentException("contributor must be an entry hash (64 lower-case hex digits), got " + h);
-      }
-      b.append(i == 0 ? "\"" : ",\"").append(h).append('"');
+    hashes(b, "contributors", e.contributors());
+    if (!e.late().isEmpty()) {
+      hashes(b, LATE, e.late());
     }
-    b.append(']');
     string(b, "reason", e.reason());
     string(b, "prev_hash", e.prevHash());
     string(b, "timestamp", e.timestamp());
     return b.toString();
+  }
+
+  private static void hashes(StringBuilder b, String field, List<String> hashes) {
+    b.append(",\"").append(field).append("\":[");
+    for (int i = 0; i < hashes.size(); i++) {
+      String h = hashes.get(i);
+      if (!LedgerEntry.isHash(h)) {
+        throw new IllegalArgumentException(field + " must hold entry hashes (64 lower-case hex digits), got " + h);
+      }
+      b.append(i == 0 ? "\"" : ",\"").append(h).append('"');
+    }
+    b.append(']');
   }
 
   /** The stored line (without newline) for a body and its base64 signature. */
@@ -473,7 +486,12 @@ public final class LedgerCodec {
     if (!nfd.isBoolean()) {
       throw new LedgerFormatException("field 'not_for_deployment' must be true or false");
     }
-    List<String> contributors = contributors(root.get("contributors"));
+    List<String> contributors = hashes(root.get("contributors"), "contributors", LedgerEntry.MAX_CONTRIBUTORS);
+    List<String> late = root.has(LATE) ? hashes(root.get(LATE), LATE, LedgerEntry.MAX_CONTRIBUTORS - contributors.size())
+        : List.of();
+    if (root.has(LATE) && late.isEmpty()) {
+      throw new LedgerFormatException("field 'late' is written only when it names a late update (got an empty array)");
+    }
     String reason = text(root, "reason");
     if (reason.length() > LedgerEntry.MAX_REASON) {
       throw new LedgerFormatException("field 'reason' is longer than " + LedgerEntry.MAX_REASON + " characters");
@@ -489,7 +507,7 @@ public final class LedgerCodec {
     String sig = text(root, "sig");
     return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, s,
         required, before, added, after, epsilon, delta0, dim, schedule, source, nfd.booleanValue(), contributors,
-        reason, prevHash, timestamp, sig);
+        late, reason, prevHash, timestamp, sig);
   }
 
   private static void checkFieldNames(JsonNode root) {
@@ -497,6 +515,9 @@ public final class LedgerCodec {
     int i = 0;
     while (names.hasNext()) {
       String name = names.next();
+      if (name.equals(LATE) && i > 0 && FIELDS.get(i - 1).equals("contributors")) {
+        continue; // the optional field, in its place
+      }
       if (!FIELDS.contains(name)) {
         throw new LedgerFormatException("unknown field '" + oneLine(name) + "'");
       }
@@ -567,17 +588,17 @@ public final class LedgerCodec {
     return e;
   }
 
-  private static List<String> contributors(JsonNode n) {
+  private static List<String> hashes(JsonNode n, String field, int most) {
     if (!n.isArray()) {
-      throw new LedgerFormatException("field 'contributors' must be an array of entry hashes");
+      throw new LedgerFormatException("field '" + field + "' must be an array of entry hashes");
     }
-    if (n.size() > LedgerEntry.MAX_CONTRIBUTORS) {
-      throw new LedgerFormatException("field 'contributors' holds more than " + LedgerEntry.MAX_CONTRIBUTORS + " hashes");
+    if (n.size() > most) {
+      throw new LedgerFormatException("field '" + field + "' holds more than " + most + " hashes");
     }
     List<String> out = new ArrayList<>(n.size());
     for (JsonNode h : n) {
       if (!h.isTextual() || !LedgerEntry.isHash(h.textValue())) {
-        throw new LedgerFormatException("field 'contributors' must hold entry hashes (64 lower-case hex digits)");
+        throw new LedgerFormatException("field '" + field + "' must hold entry hashes (64 lower-case hex digits)");
       }
       out.add(h.textValue());
     }

@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  *       {@code secure} or {@code seeded}; seeded entries carry {@code not_for_deployment: true};
  *   <li>{@code contributors}: for an aggregate, the hashes (see {@link LedgerLine#hash()}) of the
  *       client entries it averaged; empty for an update;
+ *   <li>{@code late}: for a star aggregate, the hashes of the client updates recorded since the
+ *       previous aggregate that reached the server after their round was averaged (noised and sent,
+ *       in no average); written only when not empty, so every other line reads as before;
  *   <li>{@code reason}: a short free text, informational;
  *   <li>{@code prevHash} [{@code prev_hash}]: SHA-256 (hex) of the previous entry's line, 64 zeros for
  *       the first entry;
@@ -63,6 +66,7 @@ public record LedgerEntry(
     Source source,
     boolean notForDeployment,
     List<String> contributors,
+    List<String> late,
     String reason,
     String prevHash,
     String timestamp,
@@ -84,6 +88,18 @@ public record LedgerEntry(
 
   public LedgerEntry {
     contributors = List.copyOf(contributors);
+    late = List.copyOf(late);
+  }
+
+  /** An entry that names no late update (every update, and most aggregates). */
+  public LedgerEntry(int version, String federation, String peer, Kind kind, Topology topology, int round, long step,
+      long samplesNew, long samplesTotal, double sensitivityScale, double requiredVariance, double presentBefore,
+      double addedVariance, double presentAfter, double epsilon, double delta0, int dim, Schedule schedule,
+      Source source, boolean notForDeployment, List<String> contributors, String reason, String prevHash,
+      String timestamp, String signature) {
+    this(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, sensitivityScale,
+        requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim, schedule, source,
+        notForDeployment, contributors, List.of(), reason, prevHash, timestamp, signature);
   }
 
   /**
@@ -129,7 +145,7 @@ public record LedgerEntry(
   LedgerEntry withSignature(String sig) {
     return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal,
         sensitivityScale, requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim,
-        schedule, source, notForDeployment, contributors, reason, prevHash, timestamp, sig);
+        schedule, source, notForDeployment, contributors, late, reason, prevHash, timestamp, sig);
   }
 
   /** What an entry records. */

@@ -145,8 +145,9 @@ public final class LedgerSimulation {
 
     /**
      * Star: client {@code peer} (1-based) updates in round {@code round}, but the server receives its
-     * update after averaging the round: it is recorded right after the round's aggregate and averaged in
-     * no round.
+     * update after averaging the round: it is recorded right after the round's aggregate, averaged in
+     * no round, and named by the next aggregate (so not in the last round, after which the server
+     * records nothing).
      */
     public Builder late(int peer, int round) {
       late.add(((long) peer << 32) | round);
@@ -202,11 +203,20 @@ public final class LedgerSimulation {
     }
 
     private void star(PrivacyLedger ledger) throws IOException {
+      for (long key : late) {
+        if ((int) key >= rounds) {
+          throw new IllegalArgumentException("a late update of round " + (int) key + " would be named by no aggregate: "
+              + "the server records late updates with its next aggregation, and the run has " + rounds + " rounds");
+        }
+      }
       double base = 0;
       long baseTotal = 0;
       long step = 0;
+      List<String> recordedLate = new ArrayList<>(); // since the last aggregate: the next one names them
       for (int r = 1; r <= rounds; r++) {
         List<String> contributors = new ArrayList<>();
+        List<String> lateBefore = recordedLate;
+        recordedLate = new ArrayList<>();
         List<LedgerLine> arriveLate = new ArrayList<>();
         double sumAfter = 0;
         long absorbed = 0;
@@ -230,6 +240,7 @@ public final class LedgerSimulation {
           absorbed += n;
         }
         if (contributors.isEmpty()) {
+          recordedLate = lateBefore; // no aggregate this round: the next one names them
           continue;
         }
         int kr = contributors.size();
@@ -237,9 +248,9 @@ public final class LedgerSimulation {
         long total = baseTotal + absorbed;
         double[] v = noise(total, 1.0 / kr, before);
         ledger.append(signer("server"), NoiseRecord.aggregate("server", r, r, absorbed, total, v[0], before,
-            v[1], v[2], source, contributors, "average of " + kr + " clients"));
+            v[1], v[2], source, contributors, lateBefore, "average of " + kr + " clients"));
         for (LedgerLine l : arriveLate) {
-          ledger.appendLine(l);
+          recordedLate.add(ledger.appendLine(l).hash());
         }
         base = v[2];
         baseTotal = total;

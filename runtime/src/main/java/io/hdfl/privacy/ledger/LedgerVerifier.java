@@ -20,7 +20,8 @@ import java.util.Set;
  * it trained on), since the clients of a round sign without seeing each other; the aggregate then
  * chains to the line before it and names every client line it averaged, so none can be removed or
  * added unnoticed (an update recorded after its round's aggregate is one the aggregator received too
- * late to average: it is in the ledger because its noise was drawn and it was sent); (c)
+ * late to average: it is in the ledger because its noise was drawn and it was sent, and the next
+ * aggregate names it in its {@code late} list); (c)
  * {@link Check#SIGNATURE signature}: Ed25519 over the exact stored bytes, under the public key of its
  * peer from the {@link KeyDirectory} (a peer without a key fails); (d) {@link Check#CONFORMANCE
  * conformance}: settings, lineage and schedule arithmetic ({@link ScheduleConformance}).
@@ -117,7 +118,7 @@ public final class LedgerVerifier {
               "signature does not verify under " + keys.fileOf(e.peer()) + " (entry altered or signed by another key)");
         }
         String hash = LedgerCodec.hash(text);
-        String why = conformance.check(e, hash);
+        String why = conformance.check(e, hash, line);
         if (why != null) {
           return fail(line, e.peer(), Check.CONFORMANCE, why);
         }
@@ -131,6 +132,10 @@ public final class LedgerVerifier {
       }
       if (entries == 0) {
         return fail(0, null, Check.FORMAT, "no entries (empty file)");
+      }
+      String unnamed = conformance.atEnd();
+      if (unnamed != null) {
+        return fail(0, null, Check.CONFORMANCE, unnamed);
       }
       return new Verification(true, entries, peers.size(), first.federation(), first.topology(), first.schedule(),
           seeded, conformance.lateUpdates(), 0, null, null, null);

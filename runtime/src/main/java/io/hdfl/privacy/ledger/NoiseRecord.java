@@ -11,6 +11,8 @@ import java.util.Objects;
  *
  * @param contributors for an aggregate, the {@link LedgerLine#hash() hashes} of the client entries
  *     it averaged; empty for an update
+ * @param late for a star aggregate, the hashes of the client updates recorded since the previous
+ *     aggregate that came after their round was averaged (in no average); empty otherwise
  */
 public record NoiseRecord(
     Kind kind,
@@ -26,12 +28,14 @@ public record NoiseRecord(
     double presentAfter,
     Source source,
     List<String> contributors,
+    List<String> late,
     String reason) {
 
   public NoiseRecord {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(source, "source");
     contributors = List.copyOf(contributors);
+    late = List.copyOf(late);
     reason = reason == null ? "" : reason;
   }
 
@@ -39,17 +43,28 @@ public record NoiseRecord(
   public static NoiseRecord update(String peer, int round, long step, long samplesNew, long samplesTotal,
       double required, double presentBefore, double added, double presentAfter, Source source, String reason) {
     return new NoiseRecord(Kind.UPDATE, peer, round, step, samplesNew, samplesTotal, 1.0, required, presentBefore,
-        added, presentAfter, source, List.of(), reason);
+        added, presentAfter, source, List.of(), List.of(), reason);
   }
 
   /** A server's average of {@code contributors.size()} = K client models: sensitivity scale 1/K. */
   public static NoiseRecord aggregate(String peer, int round, long step, long samplesNew, long samplesTotal,
       double required, double presentBefore, double added, double presentAfter, Source source,
       List<String> contributors, String reason) {
+    return aggregate(peer, round, step, samplesNew, samplesTotal, required, presentBefore, added, presentAfter, source,
+        contributors, List.of(), reason);
+  }
+
+  /**
+   * As {@link #aggregate(String, int, long, long, long, double, double, double, double, Source, List,
+   * String)}, naming also the {@code late} client updates recorded since the previous aggregate.
+   */
+  public static NoiseRecord aggregate(String peer, int round, long step, long samplesNew, long samplesTotal,
+      double required, double presentBefore, double added, double presentAfter, Source source,
+      List<String> contributors, List<String> late, String reason) {
     if (contributors.isEmpty()) {
       throw new IllegalArgumentException("an aggregate needs at least one contributor");
     }
     return new NoiseRecord(Kind.AGGREGATE, peer, round, step, samplesNew, samplesTotal, 1.0 / contributors.size(),
-        required, presentBefore, added, presentAfter, source, contributors, reason);
+        required, presentBefore, added, presentAfter, source, contributors, late, reason);
   }
 }

@@ -184,6 +184,26 @@ public final class PrivacyLedger {
     return e == null ? Optional.empty() : Optional.of(e.getValue());
   }
 
+  /**
+   * Star: why {@code e}, a client update of a round this ledger already aggregated, cannot be recorded
+   * here as a late update (one that came after its round was averaged), or null if it can: it has this
+   * ledger's settings, its round was aggregated here, it chains to the model of its round and its
+   * numbers start from that model as its schedule says — what {@link LedgerVerifier} checks of it,
+   * bar the signature.
+   */
+  public synchronized String lateUpdateProblem(LedgerEntry e) {
+    if (!settings.matches(e)) {
+      return "its entry does not match the federation's ledger settings";
+    }
+    if (e.round() < 1 || !aggregates.containsKey(e.round())) {
+      return "its round " + e.round() + " was not averaged here";
+    }
+    if (!e.prevHash().equals(chainTargetFor(LedgerEntry.Kind.UPDATE, e.round()))) {
+      return "its entry does not chain to the global model of round " + e.round();
+    }
+    return ScheduleConformance.lateUpdate(e, aggregateBefore(e.round()).map(Aggregate::entry).orElse(null));
+  }
+
   /** Star: the round of the last aggregate (0 before the first). */
   public synchronized int lastAggregatedRound() {
     return aggregates.isEmpty() ? 0 : aggregates.lastKey();
@@ -203,7 +223,8 @@ public final class PrivacyLedger {
         record.kind(), settings.topology(), record.round(), record.step(), record.samplesNew(),
         record.samplesTotal(), record.sensitivityScale(), record.requiredVariance(), record.presentBefore(),
         record.addedVariance(), record.presentAfter(), p.epsilon(), p.delta0(), p.dim(), settings.schedule(),
-        record.source(), record.source() == LedgerEntry.Source.SEEDED, record.contributors(), record.reason(),
+        record.source(), record.source() == LedgerEntry.Source.SEEDED, record.contributors(), record.late(),
+        record.reason(),
         prevHash, LedgerTimestamp.format(clock.instant()), null);
     String body = LedgerCodec.body(unsigned);
     String sig = signer.sign(LedgerCodec.signedBytes(body));

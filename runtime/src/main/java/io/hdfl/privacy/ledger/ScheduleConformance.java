@@ -31,7 +31,10 @@ import java.util.Set;
  *       already aggregated (late: the aggregator received it after averaging the round, and records
  *       it because its noise was drawn and it was sent) starts from the last aggregate before its
  *       round, by a peer that did not update in that round, and may come anywhere after that round's
- *       aggregate (the step and round order below do not apply to it);
+ *       aggregate (the step and round order below do not apply to it); the next aggregate names
+ *       every late update recorded since the previous one in its {@code late} list, once each, and
+ *       nothing else, so none can be removed or added unnoticed; a ledger does not end with late
+ *       updates that no aggregate names;
  *   <li>all entries share federation, topology, schedule, ε, δ0 and D; steps strictly increase,
  *       rounds never decrease, a peer updates at most once per round; not_for_deployment is true
  *       exactly for seeded noise.
@@ -63,9 +66,33 @@ final class ScheduleConformance {
   private final java.util.TreeMap<Integer, AggregatedRound> aggregated = new java.util.TreeMap<>();
   private final Map<String, Integer> peerIndex = new HashMap<>();
   private long lateUpdates;
+  /** Star: late updates recorded since the last aggregate (by hash), with their line numbers, in order. */
+  private final Map<String, Long> pendingLate = new LinkedHashMap<>();
 
-  /** Null if {@code e} (whose line hashes to {@code hash}) conforms, otherwise why not. */
-  String check(LedgerEntry e, String hash) {
+  /**
+   * Null if {@code e}, a star client update of a round already aggregated, may be recorded late: its
+   * settings and ranges are sound and it starts from {@code from} (the last aggregate before its round;
+   * null: the untrained model) as its schedule says; otherwise why not. What {@link LedgerVerifier}
+   * will check of it, for an aggregator deciding whether to record it.
+   */
+  static String lateUpdate(LedgerEntry e, LedgerEntry from) {
+    ScheduleConformance c = new ScheduleConformance();
+    String why = c.settings(e);
+    if (why == null) {
+      why = ranges(e);
+    }
+    if (why == null && (e.kind() != Kind.UPDATE || e.topology() != Topology.STAR)) {
+      why = "not a star client update";
+    }
+    if (why == null) {
+      why = c.update(e, from == null ? "an untrained model" : "the aggregate of round " + from.round(),
+          from == null ? 0 : from.presentAfter(), from == null ? 0 : from.samplesTotal(), false);
+    }
+    return why;
+  }
+
+  /** Null if {@code e} (whose line hashes to {@code hash}, on line {@code line}) conforms, otherwise why not. */
+  String check(LedgerEntry e, String hash, long line) {
     String why = settings(e);
     if (why == null) {
       why = ranges(e);
@@ -75,7 +102,7 @@ final class ScheduleConformance {
       why = order(e);
     }
     if (why == null) {
-      why = e.topology() == Topology.RING ? ring(e) : late ? late(e) : star(e, hash);
+      why = e.topology() == Topology.RING ? ring(e) : late ? late(e, hash, line) : star(e, hash);
     }
     if (why == null && !late) {
       lastStep = e.step();
@@ -148,6 +175,10 @@ final class ScheduleConformance {
     if (e.kind() == Kind.UPDATE && !e.contributors().isEmpty()) {
       return "an update entry has no contributors, got " + e.contributors().size();
     }
+    if (!e.late().isEmpty() && (e.kind() != Kind.AGGREGATE || e.topology() != Topology.STAR)) {
+      return "only a star aggregate names late updates, got " + e.late().size() + " in a " + e.topology().wire() + " "
+          + e.kind().wire();
+    }
     if (e.kind() == Kind.AGGREGATE && e.contributors().isEmpty()) {
       return "an aggregate entry must name the client entries it averaged (contributors is empty)";
     }
@@ -208,7 +239,7 @@ final class ScheduleConformance {
    * A star client update of a round already aggregated: recorded after the aggregate because the
    * aggregator received it too late to average it. It starts from the last aggregate before its round.
    */
-  private String late(LedgerEntry e) {
+  private String late(LedgerEntry e, String hash, long line) {
     AggregatedRound own = aggregated.get(e.round());
     if (own == null) {
       return "update of round " + e.round() + " after round " + aggregateRound + "'s aggregate, but round " + e.round()
@@ -221,9 +252,23 @@ final class ScheduleConformance {
         own.peers().get(peer));
     if (why == null) {
       own.peers().set(peer);
+      pendingLate.put(hash, line);
       lateUpdates++;
     }
     return why;
+  }
+
+  /**
+   * Null if the ledger may end here, otherwise why not: a late update recorded after the last aggregate
+   * is named by none, so its removal could not be noticed.
+   */
+  String atEnd() {
+    if (pendingLate.isEmpty()) {
+      return null;
+    }
+    return pendingLate.size() + " late update(s) after the last aggregate, the first on line "
+        + pendingLate.values().iterator().next() + ", are named by no aggregate (the server records a late update "
+        + "with its next aggregation, which names it)";
   }
 
   /** Star client updates so far recorded after their round's aggregate. */
@@ -299,6 +344,19 @@ final class ScheduleConformance {
       return "names " + k + " of the " + roundUpdates.size() + " updates since the last aggregate (every update"
           + " recorded before its round's aggregate must be one the aggregate averaged)";
     }
+    Set<String> named = new HashSet<>();
+    for (String h : e.late()) {
+      if (!named.add(h)) {
+        return "late update " + h.substring(0, 12) + "… listed twice";
+      }
+      if (!pendingLate.containsKey(h)) {
+        return "late update " + h.substring(0, 12) + "… is not a late update recorded since the last aggregate";
+      }
+    }
+    if (named.size() != pendingLate.size()) {
+      return "names " + named.size() + " of the " + pendingLate.size() + " late updates recorded since the last"
+          + " aggregate";
+    }
     String why = variances(e, expectedS);
     if (why == null) {
       java.util.BitSet updated = new java.util.BitSet();
@@ -309,6 +367,7 @@ final class ScheduleConformance {
       presentAfter = e.presentAfter();
       total = e.samplesTotal();
       aggregateRound = e.round();
+      pendingLate.clear();
       roundUpdates.clear();
       roundPeers.clear();
     }

@@ -51,7 +51,12 @@ class LedgerExposureTest {
       ledger.add(entry(LedgerEntry.Kind.AGGREGATE, "aggregator", r, 50, Collections.nCopies(3, "0".repeat(64))));
     }
     double delta = LedgerExposure.reportDelta(ledger);
-    ledger.add(entry(LedgerEntry.Kind.UPDATE, "client-004", 1, 40, List.of())); // round 1's, recorded last
+    // round 1's, recorded last; its entry holds another sample count than the final model's
+    ledger.add(entry(LedgerEntry.Kind.UPDATE, "client-004", 1, 40, List.of()));
+    LedgerEntry more = ledger.get(ledger.size() - 1);
+    ledger.add(new LedgerEntry(more.version(), more.federation(), "client-005", more.kind(), more.topology(), 1, 1,
+        1000, 1000, 1.0, 40, 0, 40, 40, more.epsilon(), more.delta0(), more.dim(), more.schedule(), more.source(), true,
+        List.of(), "", more.prevHash(), "t", null));
     assertEquals(delta, LedgerExposure.reportDelta(ledger), 0.0, "the final model's samples set δ");
     RecordInfluence inf = new RecordInfluence(D, 1);
     List<ObserverGuarantee> all = LedgerExposure.observers(ledger, 1, true);

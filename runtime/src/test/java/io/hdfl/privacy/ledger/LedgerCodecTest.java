@@ -41,6 +41,33 @@ class LedgerCodecTest {
         LedgerCodec.hash(LedgerCodec.line(expected, SIG)));
   }
 
+  /**
+   * A star aggregate that records late updates names them in "late", right after "contributors";
+   * written only when not empty, so every other line is byte for byte what it was; it round-trips,
+   * and anywhere else, or empty, it is refused.
+   */
+  @Test
+  void theLateFieldFollowsContributorsOnlyWhenItNamesSomething() {
+    LedgerEntry base = fixedEntry();
+    String late = "ef".repeat(32);
+    LedgerEntry withLate = new LedgerEntry(1, "fed-1", "peer-007", Kind.AGGREGATE, Topology.STAR, 3, 42, 600, 1800,
+        0.25, 1.0, 2.0, 0.5, 2.5, 0.5, 1.0E-5, 2000, Schedule.FEDHDP, Source.SEEDED, true, base.contributors(),
+        List.of(late), "r", "0".repeat(64), base.timestamp(), null);
+    String body = LedgerCodec.body(withLate);
+    assertTrue(body.contains("\"cd".substring(1) + "cd".repeat(31) + "\"],\"late\":[\"" + late + "\"],\"reason\""), body);
+    String line = LedgerCodec.line(body, SIG);
+    assertEquals(List.of(late), LedgerCodec.parse(line).late());
+    assertEquals(List.of(), LedgerCodec.parse(LedgerCodec.line(LedgerCodec.body(base), SIG)).late());
+    assertTrue(!LedgerCodec.body(base).contains("late"), "not written when empty");
+    LedgerFormatException empty = assertThrows(LedgerFormatException.class,
+        () -> LedgerCodec.parse(line.replace("[\"" + late + "\"]", "[]")));
+    assertTrue(empty.getMessage().contains("written only when it names a late update"), empty.getMessage());
+    String moved = line.replace(",\"late\":[\"" + late + "\"]", "").replace(",\"prev_hash\"",
+        ",\"late\":[\"" + late + "\"],\"prev_hash\"");
+    LedgerFormatException misplaced = assertThrows(LedgerFormatException.class, () -> LedgerCodec.parse(moved));
+    assertTrue(misplaced.getMessage().contains("unknown field 'late'"), misplaced.getMessage());
+  }
+
   @Test
   void prevHashIsReadTextuallyAsTheParserReadsIt() {
     String prev = "3f".repeat(32);

@@ -3,6 +3,7 @@ package io.hdfl.privacy.ledger;
 import static io.hdfl.privacy.ledger.LedgerTamperTest.assertFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.privacy.PrivacyParameters;
@@ -65,19 +66,24 @@ class LedgerVerifierTest {
    */
   @Test
   void starUpdatesRecordedAfterTheirRoundsAggregateVerify() throws Exception {
-    LedgerFixture f = new LedgerFixture(LedgerSimulation.star(P).peers(3).rounds(3).samplesPerPeer(50).late(2, 1)
+    LedgerFixture f = new LedgerFixture(LedgerSimulation.star(P).peers(3).rounds(4).samplesPerPeer(50).late(2, 1)
         .late(1, 2).late(3, 3).build(), dir);
     Verification v = f.verify(f.lines);
     assertTrue(v.ok(), v.summary());
-    assertEquals(12, v.entries());
+    assertEquals(16, v.entries());
     assertEquals(3, v.lateUpdates());
-    assertEquals("ledger OK: 12 entries, 4 peers, chain intact, signatures valid, schedule fedhdp conforms; 3 client"
-        + " updates recorded late (after their round's aggregate: sent, averaged in no round); seeded noise in 12"
+    assertEquals("ledger OK: 16 entries, 4 peers, chain intact, signatures valid, schedule fedhdp conforms; 3 client"
+        + " updates recorded late (after their round's aggregate: sent, averaged in no round); seeded noise in 16"
         + " entries: not for deployment", v.summary());
     // round 1: client-001, client-003, aggregate, then client-002 late
     assertEquals("client-002", Tamper.peer(f.line(3)));
     assertEquals(Tamper.value(f.line(0), "prev_hash"), Tamper.value(f.line(3), "prev_hash"), "chains to the model it trained on");
     assertFalse(Tamper.value(f.line(2), "contributors").contains(LedgerCodec.hash(f.line(3))), "averaged nowhere");
+    // round 2: client-002, client-003, the aggregate, which names round 1's late update
+    assertEquals("[\"" + LedgerCodec.hash(f.line(3)) + "\"]", Tamper.value(f.line(6), "late"));
+    assertFalse(Tamper.value(f.line(6), "contributors").contains(LedgerCodec.hash(f.line(3))));
+    assertThrows(IllegalArgumentException.class, () -> LedgerSimulation.star(P).peers(3).rounds(2).late(1, 2).build(),
+        "a late update of the last round would be named by no aggregate");
     for (Schedule s : Schedule.values()) {
       Verification each = verify(LedgerSimulation.star(P).peers(4).rounds(4).samplesPerPeer(25).late(4, 1).late(1, 3)
           .schedule(s));
@@ -88,8 +94,22 @@ class LedgerVerifierTest {
   @Test
   void aLateUpdateMustChainToTheModelItTrainedOnAndComeOncePerPeerAndRound() throws Exception {
     LedgerFixture f = new LedgerFixture(LedgerSimulation.star(P).peers(3).rounds(3).samplesPerPeer(50).late(2, 1)
-        .build(), dir);
+        .late(2, 2).build(), dir);
     String late = f.line(3);
+    assertTrue(f.verify(f.lines).ok());
+    // removed: the next aggregate names it
+    List<String> removed = new ArrayList<>(f.lines);
+    removed.remove(3);
+    assertFailure(f.verify(removed), 5, Check.CONFORMANCE, "late update " + LedgerCodec.hash(late).substring(0, 12)
+        + "… is not a late update recorded since the last aggregate", "a late update removed");
+    // the ledger cut after round 2's aggregate, before round 3: round 2's late update is named by none
+    List<String> cut = new ArrayList<>(f.lines.subList(0, 8));
+    assertEquals("client-002", Tamper.peer(cut.get(7)));
+    Verification unnamed = f.verify(cut);
+    assertFalse(unnamed.ok());
+    assertEquals(Check.CONFORMANCE, unnamed.failedCheck());
+    assertTrue(unnamed.reason().startsWith("1 late update(s) after the last aggregate, the first on line 8, are named"
+        + " by no aggregate"), unnamed.reason());
     // chained to the last aggregate instead (re-signed by its client): not the global model it trained on
     String rechained = Tamper.resign(Tamper.set(late, "prev_hash", "\"" + LedgerCodec.hash(f.line(2)) + "\""),
         f.keyOf(late));

@@ -165,23 +165,57 @@ class PrivacyLedgerTest {
   /** A star ledger with updates recorded after their round's aggregate (late) reopens and continues. */
   @Test
   void aStarLedgerWithLateUpdatesReopensAndChainsTheNextRoundToItsLastAggregate() throws Exception {
-    LedgerSimulation.Result r = LedgerSimulation.star(P).peers(3).rounds(2).samplesPerPeer(40).late(2, 1).late(3, 2)
+    LedgerSimulation.Result r = LedgerSimulation.star(P).peers(3).rounds(3).samplesPerPeer(40).late(2, 1).late(3, 2)
         .build();
     Path file = dir.resolve("star.jsonl");
     r.ledger().writeTo(file);
     PrivacyLedger reopened = PrivacyLedger.builder(r.ledger().settings()).file(file).open();
-    assertEquals(8, reopened.size());
-    assertEquals(2, reopened.lastAggregatedRound());
+    assertEquals(12, reopened.size());
+    assertEquals(3, reopened.lastAggregatedRound());
     String lastAggregate = reopened.lines().stream().filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE)
         .reduce((a, b) -> b).orElseThrow().hash();
-    assertEquals(lastAggregate, reopened.chainTargetFor(LedgerEntry.Kind.UPDATE), "round 3 trains on round 2's model");
+    assertEquals(lastAggregate, reopened.chainTargetFor(LedgerEntry.Kind.UPDATE), "round 4 trains on round 3's model");
     assertEquals(reopened.lines().get(0).entry().prevHash(), reopened.chainTargetFor(LedgerEntry.Kind.UPDATE, 1),
         "a late update of round 1 trained on the untrained model");
     // a late update of round 2 chains to round 1's aggregate: appended, it is taken
     String round1Aggregate = reopened.aggregateBefore(2).orElseThrow().hash();
     assertEquals(round1Aggregate, reopened.chainTargetFor(LedgerEntry.Kind.UPDATE, 2));
-    String wrong = reopened.lines().get(reopened.size() - 1).text(); // client-003's late round-2 line
+    String wrong = reopened.lines().get(7).text(); // client-003's late round-2 line
+    assertEquals("client-003", reopened.lines().get(7).entry().peer());
+    assertEquals(2, reopened.lines().get(7).entry().round());
     assertThrows(IllegalArgumentException.class, () -> reopened.appendLine(wrong.replace(round1Aggregate, lastAggregate)),
         "a late update chained to its own round's aggregate");
+  }
+
+  /**
+   * What an aggregator checks before it records a late update: what ledger verify will check of it,
+   * bar the signature. A line verify would refuse is not recorded (the aggregator drops it instead).
+   */
+  @Test
+  void aLateUpdateIsRecordableOnlyAsVerifyWouldTakeIt() throws Exception {
+    LedgerSimulation.Result r = LedgerSimulation.star(P).peers(3).rounds(3).samplesPerPeer(40).late(2, 1).build();
+    PrivacyLedger ledger = r.ledger();
+    LedgerEntry late = ledger.lines().get(3).entry(); // client-002's round-1 update, recorded late
+    assertEquals("client-002", late.peer());
+    assertNull(ledger.lateUpdateProblem(late));
+    LedgerEntry round2 = ledger.lines().get(4).entry(); // client-001's round-2 update, on the model of round 1
+    assertEquals("client-001", round2.peer());
+    assertNull(ledger.lateUpdateProblem(round2), "round 2 is averaged too, and its updates start from round 1's model");
+    assertTrue(ledger.lateUpdateProblem(reframed(late, 0, late.presentBefore(), late.prevHash()))
+        .startsWith("its round 0 was not averaged here"));
+    assertTrue(ledger.lateUpdateProblem(reframed(late, 4, late.presentBefore(), late.prevHash()))
+        .startsWith("its round 4 was not averaged here"));
+    assertTrue(ledger.lateUpdateProblem(reframed(late, 1, late.presentBefore(), round2.prevHash()))
+        .startsWith("its entry does not chain to the global model of round 1"));
+    String noisier = ledger.lateUpdateProblem(reframed(late, 1, 1.5, late.prevHash()));
+    assertTrue(noisier.startsWith("variance_present_before 1.500000000 but an untrained model left 0"), noisier);
+  }
+
+  /** {@code e} with another round, variance present before and prev_hash (its signature kept). */
+  private static LedgerEntry reframed(LedgerEntry e, int round, double presentBefore, String prevHash) {
+    return new LedgerEntry(e.version(), e.federation(), e.peer(), e.kind(), e.topology(), round, round, e.samplesNew(),
+        e.samplesTotal(), e.sensitivityScale(), e.requiredVariance(), presentBefore, e.addedVariance(),
+        e.presentAfter(), e.epsilon(), e.delta0(), e.dim(), e.schedule(), e.source(), e.notForDeployment(),
+        e.contributors(), e.reason(), prevHash, e.timestamp(), e.signature());
   }
 }
