@@ -64,22 +64,25 @@ public final class FrameChannel {
 
   /**
    * Publishes a frame that the broker keeps for later subscribers (retained): whole when it fits the
-   * packet limit; otherwise each chunk retained on its part topic {@code <topic>/part/<i>}, and then
-   * the whole-frame topic cleared, so that a whole frame an earlier run kept there is not taken as
-   * this one. Read it with {@link #subscribeKept}.
+   * packet limit, after clearing part 0 (so that the parts an earlier frame left can no longer
+   * complete); otherwise, after clearing the whole-frame topic (so that a whole frame an earlier run
+   * kept there is not taken as this one), each chunk retained on its part topic {@code
+   * <topic>/part/<i>}. The clear goes first: whoever takes the frame may close this connection at once
+   * (a device does), and the broker handles a connection's messages in order. Read it with {@link
+   * #subscribeKept}.
    */
   public void publishKept(String topic, byte[] frame, int qos) throws TransportException {
+    int atLeastOnce = Math.max(1, qos);
     if (maxPacketBytes == 0 || frame.length <= maxPacketBytes) {
+      transport.publish(partTopic(topic, 0), new byte[0], atLeastOnce, true);
       transport.publish(topic, frame, qos, true);
-      // parts an earlier frame left can no longer complete without their first
-      transport.publish(partTopic(topic, 0), new byte[0], Math.max(1, qos), true);
       return;
     }
     List<byte[]> chunks = ChunkSplitter.split(frame, maxPacketBytes, messageIds.incrementAndGet());
+    transport.publish(topic, new byte[0], atLeastOnce, true);
     for (int i = 0; i < chunks.size(); i++) {
-      transport.publish(partTopic(topic, i), chunks.get(i), Math.max(1, qos), true);
+      transport.publish(partTopic(topic, i), chunks.get(i), atLeastOnce, true);
     }
-    transport.publish(topic, new byte[0], Math.max(1, qos), true);
   }
 
   /** Where {@link #publishKept} retains chunk {@code index} of a frame kept on {@code topic}. */

@@ -150,6 +150,26 @@ public record PeerContext(
     }
   }
 
+  /**
+   * Why the ledger {@code line} is not signed by {@code peer} under the roster's key, or null if it is
+   * — or if hops are not encrypted, where no roster is at hand ({@code ledger verify} checks it later).
+   */
+  String ledgerSignatureProblem(String line, String peer) {
+    if (hops == null) {
+      return null;
+    }
+    try {
+      io.hdfl.privacy.ledger.LedgerCodec.Split split = io.hdfl.privacy.ledger.LedgerCodec.split(line);
+      if (!io.hdfl.privacy.ledger.PeerKeys.verify(hops.roster().signingKey(peer), split.signedBytes(),
+          split.signature())) {
+        return "its ledger entry is not signed by " + Roster.quoted(peer) + "'s key in the roster";
+      }
+      return null;
+    } catch (SealException | io.hdfl.privacy.ledger.LedgerFormatException e) {
+      return "its ledger entry's signature cannot be checked: " + e.getMessage();
+    }
+  }
+
   /** Whether an envelope's claimed sender is the one that sealed it (always, without encryption). */
   boolean senderMatches(HopCipher.Opened opened, ModelEnvelope env, String what) {
     if (opened.sender() == null || opened.sender().equals(env.sender())) {

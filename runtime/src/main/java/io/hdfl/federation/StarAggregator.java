@@ -295,8 +295,13 @@ public final class StarAggregator implements AutoCloseable {
       // what ledger verify will check of it (bar the signature): a line it would refuse is not recorded
       problem = ledger.lateUpdateProblem(LedgerCodec.parse(env.ledgerLines().get(0)));
     }
-    if (problem == null && lateLines.size() >= clients) {
-      problem = "already " + lateLines.size() + " late updates wait for the next aggregation (at most one per client)";
+    if (problem == null) {
+      problem = ctx.ledgerSignatureProblem(env.ledgerLines().get(0), env.sender());
+    }
+    // an aggregate names at most MAX_CONTRIBUTORS lines: its round's K updates and the late ones
+    int most = Math.min(clients, LedgerEntry.MAX_CONTRIBUTORS - clients);
+    if (problem == null && lateLines.size() >= most) {
+      problem = "already " + lateLines.size() + " late updates wait for the next aggregation (at most " + most + ")";
     }
     if (problem != null) {
       LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s late update for round "

@@ -27,8 +27,8 @@ import java.util.Set;
  * conformance}: settings, lineage and schedule arithmetic ({@link ScheduleConformance}).
  *
  * <p>Memory is bounded by one line, the distinct peers, one round's client entries and, for a star,
- * per aggregated round its hash, noise state and which peers updated (a bit each): the file is
- * streamed, never held. Everything wrong with the ledger itself is a failed {@link Verification};
+ * the late updates since the last aggregate and, per aggregated round, its hash, noise state and which
+ * peers updated (a bit each): the file is streamed, never held. Everything wrong with the ledger itself is a failed {@link Verification};
  * I/O failures and an unreadable public key file (a broken trust store, not a bad ledger) are thrown. A hash chain cannot show that entries were cut off the end of a ledger:
  * compare the last hash or the entry count with what you expect.
  */
@@ -133,9 +133,9 @@ public final class LedgerVerifier {
       if (entries == 0) {
         return fail(0, null, Check.FORMAT, "no entries (empty file)");
       }
-      String unnamed = conformance.atEnd();
+      ScheduleConformance.Unnamed unnamed = conformance.atEnd();
       if (unnamed != null) {
-        return fail(0, null, Check.CONFORMANCE, unnamed);
+        return fail(unnamed.line(), unnamed.peer(), Check.CONFORMANCE, unnamed.why());
       }
       return new Verification(true, entries, peers.size(), first.federation(), first.topology(), first.schedule(),
           seeded, conformance.lateUpdates(), 0, null, null, null);

@@ -66,8 +66,11 @@ final class ScheduleConformance {
   private final java.util.TreeMap<Integer, AggregatedRound> aggregated = new java.util.TreeMap<>();
   private final Map<String, Integer> peerIndex = new HashMap<>();
   private long lateUpdates;
-  /** Star: late updates recorded since the last aggregate (by hash), with their line numbers, in order. */
-  private final Map<String, Long> pendingLate = new LinkedHashMap<>();
+  /** Star: late updates recorded since the last aggregate, by hash, in order. */
+  private final Map<String, Unnamed> pendingLate = new LinkedHashMap<>();
+
+  /** A late update no aggregate has named yet: its line and peer, and why the ledger may not end with it. */
+  record Unnamed(long line, String peer, String why) {}
 
   /**
    * Null if {@code e}, a star client update of a round already aggregated, may be recorded late: its
@@ -252,23 +255,24 @@ final class ScheduleConformance {
         own.peers().get(peer));
     if (why == null) {
       own.peers().set(peer);
-      pendingLate.put(hash, line);
+      pendingLate.put(hash, new Unnamed(line, e.peer(), null));
       lateUpdates++;
     }
     return why;
   }
 
   /**
-   * Null if the ledger may end here, otherwise why not: a late update recorded after the last aggregate
-   * is named by none, so its removal could not be noticed.
+   * Null if the ledger may end here, otherwise the first late update recorded after the last aggregate,
+   * which none names (so its removal could not be noticed), and why.
    */
-  String atEnd() {
+  Unnamed atEnd() {
     if (pendingLate.isEmpty()) {
       return null;
     }
-    return pendingLate.size() + " late update(s) after the last aggregate, the first on line "
-        + pendingLate.values().iterator().next() + ", are named by no aggregate (the server records a late update "
-        + "with its next aggregation, which names it)";
+    Unnamed first = pendingLate.values().iterator().next();
+    return new Unnamed(first.line(), first.peer(), pendingLate.size() + " late update(s) after the last aggregate,"
+        + " the first on line " + first.line() + ", are named by no aggregate (the server records a late update with"
+        + " its next aggregation, which names it)");
   }
 
   /** Star client updates so far recorded after their round's aggregate. */

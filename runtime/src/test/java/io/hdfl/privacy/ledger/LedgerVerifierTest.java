@@ -105,11 +105,9 @@ class LedgerVerifierTest {
     // the ledger cut after round 2's aggregate, before round 3: round 2's late update is named by none
     List<String> cut = new ArrayList<>(f.lines.subList(0, 8));
     assertEquals("client-002", Tamper.peer(cut.get(7)));
-    Verification unnamed = f.verify(cut);
-    assertFalse(unnamed.ok());
-    assertEquals(Check.CONFORMANCE, unnamed.failedCheck());
-    assertTrue(unnamed.reason().startsWith("1 late update(s) after the last aggregate, the first on line 8, are named"
-        + " by no aggregate"), unnamed.reason());
+    assertFailure(f.verify(cut), 7, Check.CONFORMANCE, "1 late update(s) after the last aggregate, the first on line"
+        + " 8, are named by no aggregate", "a ledger ending with an unnamed late update");
+    assertEquals("client-002", f.verify(cut).badPeer());
     // chained to the last aggregate instead (re-signed by its client): not the global model it trained on
     String rechained = Tamper.resign(Tamper.set(late, "prev_hash", "\"" + LedgerCodec.hash(f.line(2)) + "\""),
         f.keyOf(late));
