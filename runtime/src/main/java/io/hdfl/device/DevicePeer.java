@@ -23,7 +23,6 @@ import io.hdfl.federation.MetricsPublisher;
 import io.hdfl.federation.PeerContext;
 import io.hdfl.federation.RingPeer;
 import io.hdfl.federation.WindowCollector;
-import io.hdfl.federation.RoundReport;
 import io.hdfl.federation.StarAggregator;
 import io.hdfl.federation.StarClient;
 import io.hdfl.federation.Topics;
@@ -43,8 +42,6 @@ import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.sensors.energy.DetectedMeter;
 import io.hdfl.sensors.energy.DeviceProfiles;
 import io.hdfl.sensors.energy.EnergyMeters;
-import io.hdfl.sensors.energy.EnergyReading;
-import io.hdfl.sensors.energy.RoundEnergy;
 import io.hdfl.transport.LastWill;
 import io.hdfl.transport.MqttSettings;
 import io.hdfl.transport.MqttTransport;
@@ -178,6 +175,7 @@ public final class DevicePeer {
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     // read before connecting, so that a damaged file stops the start at once
     Optional<String> previousFinal = checkpoints.previousFinal();
+    io.hdfl.sensors.energy.DeviceProfile radio = cfg.radioMeasured() ? null : profile(cfg); // a bad profile stops it too
     DetectedMeter meter = energyMeter(cfg); // before connecting: a configured INA219 that is absent stops the start
     Transport transport;
     try {
@@ -193,7 +191,8 @@ public final class DevicePeer {
       NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
           : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
       PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
-          reporter(transport, topics, cfg.peerId(), meter, cfg.radioMeasured() ? null : profile(cfg)), new FrameChannel(transport, s.maxPacketBytes()), hops);
+          new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())),
+          new FrameChannel(transport, s.maxPacketBytes()), hops);
       CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
       var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
       ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
@@ -539,41 +538,6 @@ public final class DevicePeer {
   private static io.hdfl.codec.Expectations expectations(FederationSettings s) {
     return io.hdfl.codec.Expectations.builder().federation(s.federation()).encoder(s.encoder().kind().id())
         .features(s.encoder().features()).basisSeed(s.encoder().basisSeed()).dim(s.encoder().dim()).build();
-  }
-
-  /** Adds the energy this device used since its previous report, then publishes the report. */
-  /**
-   * Publishes each round report with its energy: the meter's joules since the last report, plus the
-   * radio estimate of the report's bytes from {@code radio} (null: the meter's rail includes the radio).
-   */
-  private static Consumer<RoundReport> reporter(Transport t, Topics topics, String id, DetectedMeter meter,
-      io.hdfl.sensors.energy.DeviceProfile radio) {
-    MetricsPublisher publish = new MetricsPublisher(t, topics, id);
-    EnergyReading[] last = {meter.meter().read()};
-    boolean[] failed = {false};
-    return r -> {
-      EnergyReading now;
-      try {
-        now = meter.meter().read();
-      } catch (RuntimeException e) {
-        // a meter that fails mid-run (an I2C or sysfs read error) costs the report its energy, not the round
-        if (!failed[0]) {
-          failed[0] = true;
-          LOG.log(System.Logger.Level.WARNING, "peer " + id + ": energy meter " + meter.meter().name()
-              + " failed; rounds are reported without energy while it does: " + e.getMessage());
-        }
-        publish.accept(r);
-        return;
-      }
-      RoundEnergy e = RoundEnergy.between(last[0], now);
-      last[0] = now;
-      if (radio == null) {
-        publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
-      } else {
-        var estimate = new io.hdfl.sensors.energy.RadioEstimate(r.bytesSent(), r.bytesReceived(), radio);
-        publish.accept(r.withEnergy(e.joulesWith(estimate), e.sourceWith(estimate)));
-      }
-    };
   }
 
   /** The device profile of {@code energy.profile}, else this machine's default. */

@@ -143,9 +143,10 @@ public final class Simulation {
   }
 
   /**
-   * As {@link #run(BiConsumer, Duration)}, calling {@code onFirstRound} once every participant has
-   * started (keys made, connected, subscribed) and just before round 1 begins: what comes before it is
-   * the run's start-up.
+   * As {@link #run(BiConsumer, Duration)}, calling {@code onFirstRound} once every participant is
+   * connected with its keys and every ring peer or star client has started, just before the ring's
+   * first hand-off or the aggregator's start (its subscription and first global model): what comes
+   * before it is the run's start-up.
    */
   public Result run(BiConsumer<Integer, ClassPrototypes> onRoundModel, Duration timeout, Runnable onFirstRound)
       throws TransportException, InterruptedException, TimeoutException {

@@ -124,7 +124,25 @@ public final class FederatedRun {
     DetectedMeter meter = EnergyMeters.forRuns(profile);
     Classifier classifier = new Classifier(kernels, s.similarity());
     Map<Integer, Evaluation> evals = new TreeMap<>();
-    RoundMeter rounds = new RoundMeter(meter.meter());
+    // the rounds' models are scored on a thread of their own, so that a round's mark is not held up by
+    // the evaluation of the round before, and that thread's CPU time is what the rounds leave out
+    Thread[] evaluatorThread = new Thread[1];
+    java.util.concurrent.ExecutorService evaluator = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread th = new Thread(r, "hdfl-evaluator");
+      th.setDaemon(true);
+      evaluatorThread[0] = th;
+      return th;
+    });
+    java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
+    try {
+      evaluator.submit(() -> { }).get(); // the thread exists from here on
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+    long evaluatorId = evaluatorThread[0].getId();
+    RoundMeter rounds = new RoundMeter(meter.meter(), () -> Math.max(0, threadCpu.getThreadCpuTime(evaluatorId)));
+    java.util.Set<Integer> marked = new java.util.HashSet<>();
+    List<java.util.concurrent.Future<?>> scoring = java.util.Collections.synchronizedList(new ArrayList<>());
     long t0 = System.nanoTime();
     Simulation sim;
     Simulation.Result result;
@@ -145,18 +163,23 @@ public final class FederatedRun {
           ? Simulation.ofStreams(s, streams, classes, connector, kernels, noise)
           : new Simulation(s, shards, classes, connector, kernels, noise);
       result = sim.run((round, model) -> {
-        synchronized (evals) {
-          if (evals.containsKey(round)) {
+        synchronized (marked) {
+          if (!marked.add(round)) {
             return;
           }
           rounds.roundEnded(round);
-          Evaluation e = rounds.evaluating(round,
-              () -> Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), classes));
-          evals.put(round, e);
-          progress.roundDone(round, s.rounds(), e.accuracy(), (System.nanoTime() - t0) / 1e9);
+          scoring.add(evaluator.submit(() -> {
+            Evaluation e = Evaluation.of(testSet.labels(), classifier.predict(model, testSet, 1), classes);
+            synchronized (evals) {
+              evals.put(round, e);
+            }
+            progress.roundDone(round, s.rounds(), e.accuracy(), (System.nanoTime() - t0) / 1e9);
+          }));
         }
       }, plan.timeout(), rounds::firstRoundBegins);
+      awaitAll(scoring);
     } finally {
+      evaluator.shutdownNow();
       meter.meter().close();
       if (streams != null) {
         for (LiveStream live : streams) {
@@ -174,6 +197,21 @@ public final class FederatedRun {
         result.ledger().size(), s.perRound());
   }
 
+  /** Waits for every round's evaluation; one that failed fails the run with its cause. */
+  private static void awaitAll(List<java.util.concurrent.Future<?>> scoring) throws InterruptedException {
+    List<java.util.concurrent.Future<?>> all;
+    synchronized (scoring) {
+      all = List.copyOf(scoring);
+    }
+    for (java.util.concurrent.Future<?> f : all) {
+      try {
+        f.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      }
+    }
+  }
+
   /** What the rounds' energy leaves out: the start-up, and the test-set evaluations' share. */
   private static String energyNote(RoundMeter rounds, int r) {
     RoundMeter.Startup up = rounds.startup();
@@ -182,9 +220,9 @@ public final class FederatedRun {
       RoundMeter.Round f = rounds.round(i);
       evaluation += f == null ? 0 : f.evaluationJoules();
     }
-    return String.format(java.util.Locale.ROOT, "Not in the rounds: the start-up before round 1 (keys, connections, "
-        + "the peers' starts: %.3g J over %.2f s) and the recorder's test-set evaluations (their share of each round's "
-        + "energy by process CPU time: %.3g J in all).", up.joules(), up.seconds(), evaluation);
+    return String.format(java.util.Locale.ROOT, "Not in the rounds: the start-up before round 1 (the broker where it is"
+        + " embedded, keys, connections, the peers' starts: %.3g J over %.2f s) and the test-set evaluations (their"
+        + " share of each round's energy by CPU time: %.3g J in all).", up.joules(), up.seconds(), evaluation);
   }
 
   private static List<RoundRow> rows(FederationSettings s, Simulation.Result result, Map<Integer, Evaluation> evals,

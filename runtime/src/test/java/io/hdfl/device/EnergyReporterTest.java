@@ -1,0 +1,86 @@
+package io.hdfl.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hdfl.federation.RoundReport;
+import io.hdfl.sensors.energy.DeviceProfiles;
+import io.hdfl.sensors.energy.EnergyMeter;
+import io.hdfl.sensors.energy.EnergyMeterException;
+import io.hdfl.sensors.energy.EnergyReading;
+import io.hdfl.sensors.energy.Provenance;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class EnergyReporterTest {
+  private final AtomicLong joules = new AtomicLong();
+  private final AtomicBoolean broken = new AtomicBoolean();
+  private final Provenance ina = Provenance.measured("ina219:i2c-1/0x40", "test");
+  private final EnergyMeter meter = new EnergyMeter() {
+    @Override
+    public String name() {
+      return "ina219:i2c-1/0x40";
+    }
+
+    @Override
+    public Provenance provenance() {
+      return ina;
+    }
+
+    @Override
+    public EnergyReading read() {
+      if (broken.get()) {
+        throw new EnergyMeterException("ina219:i2c-1/0x40: read failed");
+      }
+      return new EnergyReading(joules.get(), System.nanoTime(), ina);
+    }
+  };
+
+  private static RoundReport report(int round) {
+    return new RoundReport("press-01", round, round, 0.1, 0.05, Double.NaN, "", 1_000_000, 500_000, 10, 1, 1, 0);
+  }
+
+  /**
+   * Each report carries the joules since the previous one; a failed read costs its report the figure,
+   * and so does the first after the meter recovers: the joules since the last good reading span
+   * several rounds and are no one round's (they were reported as the next round's before).
+   */
+  @Test
+  void aMeterThatFailsCostsReportsTheirEnergyNotTheirRounds() {
+    List<RoundReport> sent = new ArrayList<>();
+    EnergyReporter r = new EnergyReporter("press-01", meter, null, sent::add);
+    joules.addAndGet(2);
+    r.accept(report(1));
+    joules.addAndGet(3);
+    broken.set(true);
+    r.accept(report(2));
+    broken.set(false);
+    joules.addAndGet(5);
+    r.accept(report(3));
+    joules.addAndGet(7);
+    r.accept(report(4));
+    assertEquals(4, sent.size(), "every round is reported");
+    assertEquals(2.0, sent.get(0).energyJoules(), 1e-9);
+    assertTrue(Double.isNaN(sent.get(1).energyJoules()), "a failed read");
+    assertTrue(Double.isNaN(sent.get(2).energyJoules()), "the first after recovery: 8 J of two rounds");
+    assertEquals(7.0, sent.get(3).energyJoules(), 1e-9);
+    assertEquals("MEASURED ina219:i2c-1/0x40", sent.get(3).energySource(), "the INA219's rail includes the radio");
+  }
+
+  /** With a meter that leaves the radio out, the profile's estimate of the report's bytes is added. */
+  @Test
+  void theRadioEstimateIsAddedForAMeterThatLeavesTheRadioOut() {
+    List<RoundReport> sent = new ArrayList<>();
+    var pi = DeviceProfiles.resolve("raspberry-pi-4");
+    EnergyReporter r = new EnergyReporter("press-01", meter, pi, sent::add);
+    joules.addAndGet(2);
+    r.accept(report(1));
+    double radio = 1_000_000 * pi.radioJoulesPerByteSent() + 500_000 * pi.radioJoulesPerByteReceived();
+    assertTrue(radio > 0);
+    assertEquals(2.0 + radio, sent.get(0).energyJoules(), 1e-9);
+    assertEquals("MEASURED ina219:i2c-1/0x40 + ESTIMATED radio:raspberry-pi-4", sent.get(0).energySource());
+  }
+}
