@@ -22,16 +22,7 @@ import java.util.zip.CRC32C;
  * chunk count against the maximum chunks per message, before anything is allocated for it; the
  * number of incomplete messages is capped too. A message refused by one of these limits is
  * refused once: its other chunks are then discarded silently (counted), since it can never
- * complete without the refused chunk.
- *
- * <p>Fairness between senders (a sender is what {@link #offer} is told: a peer passes the topic, so
- * with a broker ACL one sender is one peer): each sender holds at most {@code
- * maxIncompleteMessagesPerSender} incomplete messages and a share of the cap ({@code
- * maxBufferedBytesPerSender}, by default half of it, or all of it when half would not hold the
- * largest message). A sender's new message that would exceed its share supersedes that sender's
- * oldest incomplete messages (dropped and counted; a sender sends a message again under a new id),
- * so one sender claiming large totals in tiny chunks can hold at most its share, not block every
- * other sender's chunked traffic until the timeout. Chunks may arrive in any order; exact duplicates (MQTT QoS 1
+ * complete without the refused chunk. Chunks may arrive in any order; exact duplicates (MQTT QoS 1
  * redelivery) are ignored, also for one timeout after their message completed. A chunk that
  * contradicts earlier chunks of its message is rejected and the message kept. Incomplete messages
  * are dropped {@code timeout} after their first chunk arrived, and counted. The assembled frame
@@ -56,11 +47,6 @@ public final class Reassembler {
   private final LinkedHashMap<Key, Finished> finished = new LinkedHashMap<>();
   private long reservedBytes;
   private long bufferedBytes;
-  private final int maxIncompletePerSender;
-  private final long maxBufferedPerSender;
-  /** Per sender with incomplete messages: {incomplete messages, reserved bytes}. */
-  private final Map<String, long[]> shares = new java.util.HashMap<>();
-  private long superseded;
   private long completed;
   private long unchunked;
   private long duplicates;
@@ -94,9 +80,6 @@ public final class Reassembler {
     maxBufferedBytes = b.maxBufferedBytes;
     maxChunksPerMessage = b.maxChunksPerMessage;
     maxIncompleteMessages = b.maxIncompleteMessages;
-    maxIncompletePerSender = Math.min(b.maxIncompletePerSender, b.maxIncompleteMessages);
-    maxBufferedPerSender = b.maxBufferedPerSender > 0 ? Math.min(b.maxBufferedPerSender, b.maxBufferedBytes)
-        : b.maxBufferedBytes / 2 >= b.maxMessageBytes ? b.maxBufferedBytes / 2 : b.maxBufferedBytes;
     clock = b.clock;
   }
 
@@ -147,21 +130,14 @@ public final class Reassembler {
       if (h.totalLength() > maxMessageBytes) {
         refused = new ChunkException(Reason.MESSAGE_TOO_LARGE, h.where() + ": total length " + h.totalLength()
             + " exceeds the limit of " + maxMessageBytes);
-      } else if (h.totalLength() > maxBufferedPerSender) {
-        refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": total length " + h.totalLength()
-            + " exceeds a sender's share of the cap, " + maxBufferedPerSender);
       } else if (h.count() > maxChunksPerMessage) {
         refused = new ChunkException(Reason.TOO_MANY_CHUNKS, h.where() + ": more than " + maxChunksPerMessage + " chunks");
-      } else {
-        makeRoomFor(sender, h.totalLength(), now); // this sender's oldest incomplete messages give way
-        if (partials.size() >= maxIncompleteMessages) {
-          refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": already " + partials.size()
-              + " incomplete messages");
-        } else if (reservedBytes + h.totalLength() > maxBufferedBytes) {
-          refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength()
-              + " more bytes would exceed the cap of " + maxBufferedBytes + " (" + reservedBytes
-              + " held for incomplete messages)");
-        }
+      } else if (partials.size() >= maxIncompleteMessages) {
+        refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": already " + partials.size()
+            + " incomplete messages");
+      } else if (reservedBytes + h.totalLength() > maxBufferedBytes) {
+        refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength()
+            + " more bytes would exceed the cap of " + maxBufferedBytes + " (" + reservedBytes + " held for incomplete messages)");
       }
       if (refused != null) {
         remember(key, now, false);
@@ -186,9 +162,6 @@ public final class Reassembler {
     if (fresh) {
       partials.put(key, p);
       reservedBytes += h.totalLength();
-      long[] share = shares.computeIfAbsent(sender, s -> new long[2]);
-      share[0]++;
-      share[1] += h.totalLength();
     }
     p.chunks[h.index()] = Arrays.copyOfRange(packet, ChunkHeader.BYTES, packet.length);
     p.received++;
@@ -197,7 +170,7 @@ public final class Reassembler {
       return Optional.empty();
     }
     partials.remove(key);
-    release(key, p);
+    release(p);
     byte[] frame = new byte[(int) p.first.totalLength()];
     int at = 0;
     for (byte[] c : p.chunks) {
@@ -251,35 +224,8 @@ public final class Reassembler {
     }
   }
 
-  /**
-   * Drops {@code sender}'s oldest incomplete messages until a new one of {@code total} bytes fits its
-   * share (message count and bytes).
-   */
-  private void makeRoomFor(String sender, long total, long now) {
-    Iterator<Map.Entry<Key, Partial>> it = partials.entrySet().iterator();
-    while (it.hasNext()) {
-      long[] share = shares.get(sender);
-      if (share == null || (share[0] < maxIncompletePerSender && share[1] + total <= maxBufferedPerSender)) {
-        break;
-      }
-      Map.Entry<Key, Partial> e = it.next();
-      if (e.getKey().sender().equals(sender)) {
-        it.remove();
-        release(e.getKey(), e.getValue());
-        remember(e.getKey(), now, false);
-        superseded++;
-      }
-    }
-  }
-
   /** Accounting for a message that left {@link #partials}. */
-  private void release(Key key, Partial p) {
-    long[] share = shares.get(key.sender());
-    if (share != null && --share[0] == 0) {
-      shares.remove(key.sender());
-    } else if (share != null) {
-      share[1] -= p.first.totalLength();
-    }
+  private void release(Partial p) {
     reservedBytes -= p.first.totalLength();
     for (byte[] c : p.chunks) {
       if (c != null) {
@@ -313,7 +259,7 @@ public final class Reassembler {
         break; // insertion order: every later message started later
       }
       it.remove();
-      release(e.getKey(), e.getValue());
+      release(e.getValue());
       remember(e.getKey(), now, false);
       dropped++;
     }
@@ -327,8 +273,8 @@ public final class Reassembler {
 
   /** Counters since construction and what is held now. */
   public synchronized Stats stats() {
-    return new Stats(completed, unchunked, duplicates, discarded, expired, rejected, superseded, partials.size(),
-        reservedBytes, bufferedBytes);
+    return new Stats(completed, unchunked, duplicates, discarded, expired, rejected, partials.size(), reservedBytes,
+        bufferedBytes);
   }
 
   /**
@@ -338,13 +284,12 @@ public final class Reassembler {
    * @param discarded chunks ignored because their message was dropped (expired, refused by a limit, bad CRC)
    * @param expired incomplete messages dropped by the timeout
    * @param rejected packets rejected with a {@link ChunkException} (and assembled messages that failed the CRC)
-   * @param superseded incomplete messages dropped for a newer one of the same sender that would exceed its share
    * @param incompleteMessages messages waiting for chunks now
    * @param reservedBytes claimed total lengths of the incomplete messages (what the cap counts)
    * @param bufferedBytes payload bytes actually held now
    */
   public record Stats(long completed, long unchunked, long duplicates, long discarded, long expired, long rejected,
-      long superseded, int incompleteMessages, long reservedBytes, long bufferedBytes) {}
+      int incompleteMessages, long reservedBytes, long bufferedBytes) {}
 
   /** Builder; defaults suit models up to 32 MiB. */
   public static final class Builder {
@@ -353,8 +298,6 @@ public final class Reassembler {
     private long maxBufferedBytes = 2L * Expectations.DEFAULT_MAX_FRAME_BYTES;
     private int maxChunksPerMessage = 4096;
     private int maxIncompleteMessages = 64;
-    private int maxIncompletePerSender = 2;
-    private long maxBufferedPerSender = -1;
     private LongSupplier clock = System::nanoTime;
 
     private Builder() {}
@@ -395,27 +338,6 @@ public final class Reassembler {
     /** Most incomplete messages held at once (default 64). */
     public Builder maxIncompleteMessages(int v) {
       maxIncompleteMessages = positive("maxIncompleteMessages", v);
-      return this;
-    }
-
-    /**
-     * Most incomplete messages of one sender (default 2): a newer one supersedes its oldest. A sender
-     * normally has one message in flight; a resend comes under a new id.
-     */
-    public Builder maxIncompleteMessagesPerSender(int v) {
-      maxIncompletePerSender = positive("maxIncompleteMessagesPerSender", v);
-      return this;
-    }
-
-    /**
-     * A sender's share of {@link #maxBufferedBytes} (claimed totals of its incomplete messages); by
-     * default half the cap, or all of it when half would not hold a message of {@link #maxMessageBytes}.
-     */
-    public Builder maxBufferedBytesPerSender(long v) {
-      if (v < 1) {
-        throw new IllegalArgumentException("maxBufferedBytesPerSender must be >= 1, got " + v);
-      }
-      maxBufferedPerSender = v;
       return this;
     }
 
