@@ -37,31 +37,39 @@ final class EnergyReporter implements Consumer<RoundReport> {
     this.meter = meter;
     this.radio = radio;
     this.publish = publish;
-    this.last = meter.read();
+    this.last = read();
   }
 
-  @Override
-  public synchronized void accept(RoundReport r) {
-    EnergyReading now;
+  /** The meter's reading now, or null (logged once) if it cannot be read. */
+  private EnergyReading read() {
     try {
-      now = meter.read();
+      return meter.read();
     } catch (RuntimeException e) {
       if (!warned) {
         warned = true;
         LOG.log(System.Logger.Level.WARNING, "peer " + peerId + ": energy meter " + meter.name()
             + " failed; rounds are reported without energy while it does: " + e.getMessage());
       }
-      last = null;
-      publish.accept(r);
-      return;
+      return null;
     }
+  }
+
+  @Override
+  public synchronized void accept(RoundReport r) {
+    EnergyReading now = read();
     EnergyReading from = last;
     last = now;
-    if (from == null) {
+    if (from == null || now == null) {
       publish.accept(r);
       return;
     }
-    RoundEnergy e = RoundEnergy.between(from, now);
+    RoundEnergy e;
+    try {
+      e = RoundEnergy.between(from, now);
+    } catch (IllegalArgumentException backwards) { // a counter reset, say: this report goes without energy
+      publish.accept(r);
+      return;
+    }
     if (radio == null) {
       publish.accept(r.withEnergy(e.joules(), e.provenance().label()));
     } else {

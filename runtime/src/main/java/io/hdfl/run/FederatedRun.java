@@ -133,19 +133,19 @@ public final class FederatedRun {
       evaluatorThread[0] = th;
       return th;
     });
-    java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
-    try {
-      evaluator.submit(() -> { }).get(); // the thread exists from here on
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    }
-    long evaluatorId = evaluatorThread[0].getId();
-    RoundMeter rounds = new RoundMeter(meter.meter(), () -> Math.max(0, threadCpu.getThreadCpuTime(evaluatorId)));
     java.util.Set<Integer> marked = new java.util.HashSet<>();
     List<java.util.concurrent.Future<?>> scoring = java.util.Collections.synchronizedList(new ArrayList<>());
     long t0 = System.nanoTime();
+    RoundMeter rounds;
     Simulation sim;
     Simulation.Result result;
+    try {
+      rounds = new RoundMeter(meter.meter(), evaluatorCpu(evaluator, evaluatorThread));
+    } catch (InterruptedException | RuntimeException e) {
+      evaluator.shutdownNow();
+      meter.meter().close();
+      throw e;
+    }
     try (EmbeddedBroker broker = plan.transport().equals("mqtt") && plan.brokerUrl() == null
         ? new EmbeddedBroker().start() : null) {
       PeerConnector connector;
@@ -195,6 +195,31 @@ public final class FederatedRun {
         title);
     return new RunResult(rows, evals.get(s.rounds()), result.wallSeconds(), plan.out(), meter.reason(),
         result.ledger().size(), s.perRound());
+  }
+
+  /**
+   * The CPU time of the evaluator's thread, nanoseconds (started here); 0 where the JVM cannot measure
+   * a thread's CPU time (the rounds then keep the evaluation's share).
+   */
+  private static java.util.function.LongSupplier evaluatorCpu(java.util.concurrent.ExecutorService evaluator,
+      Thread[] thread) throws InterruptedException {
+    try {
+      evaluator.submit(() -> { }).get(); // the thread exists from here on
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    if (!threads.isThreadCpuTimeSupported()) {
+      return () -> 0;
+    }
+    long id = thread[0].getId();
+    return () -> {
+      try {
+        return Math.max(0, threads.getThreadCpuTime(id));
+      } catch (UnsupportedOperationException e) {
+        return 0;
+      }
+    };
   }
 
   /** Waits for every round's evaluation; one that failed fails the run with its cause. */

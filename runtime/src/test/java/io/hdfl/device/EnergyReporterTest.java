@@ -70,6 +70,27 @@ class EnergyReporterTest {
     assertEquals("MEASURED ina219:i2c-1/0x40", sent.get(3).energySource(), "the INA219's rail includes the radio");
   }
 
+  /**
+   * A meter that cannot be read as the device starts, or that reads backwards (a counter reset), costs
+   * reports their energy, not the device.
+   */
+  @Test
+  void aMeterFailingAtTheStartOrReadingBackwardsCostsOnlyReports() {
+    List<RoundReport> sent = new ArrayList<>();
+    broken.set(true);
+    EnergyReporter r = new EnergyReporter("press-01", meter, null, sent::add);
+    broken.set(false);
+    joules.addAndGet(4);
+    r.accept(report(1));
+    joules.addAndGet(-3); // reset
+    r.accept(report(2));
+    joules.addAndGet(6);
+    r.accept(report(3));
+    assertTrue(Double.isNaN(sent.get(0).energyJoules()), "no reading to start from");
+    assertTrue(Double.isNaN(sent.get(1).energyJoules()), "read backwards");
+    assertEquals(6.0, sent.get(2).energyJoules(), 1e-9);
+  }
+
   /** With a meter that leaves the radio out, the profile's estimate of the report's bytes is added. */
   @Test
   void theRadioEstimateIsAddedForAMeterThatLeavesTheRadioOut() {
