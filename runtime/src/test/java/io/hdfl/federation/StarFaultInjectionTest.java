@@ -84,17 +84,18 @@ class StarFaultInjectionTest {
 
   /**
    * An update that reaches the aggregator after its round's deadline is left out of its round, not
-   * counted later: client-002's updates arrive 900 ms late, with a 600 ms deadline, so each lands in
-   * the next round. Its noise was drawn and it was sent, so its entry is in the ledger all the same
-   * (recorded with the next aggregation, averaged by none), except the last round's: the aggregator
-   * stops with the final model.
+   * counted later: client-002's updates arrive 1.5 s late, with a 1 s deadline, so each lands in the
+   * next round (about 0.5 s after the round it missed closed, 0.5 s before the next can close). Its
+   * noise was drawn and it was sent, so its entry is in the ledger all the same (recorded with the
+   * next aggregation, averaged by none), except the last round's: the aggregator stops with the
+   * final model.
    */
   @Test
   void lateUpdatesAreLeftOutOfTheirRoundAndNeverCountedInAnother() throws Exception {
     FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).quorum(CLIENTS - 1)
-        .roundDeadline(Duration.ofMillis(600)).build();
+        .roundDeadline(Duration.ofMillis(1000)).build();
     String late = new Topics(s.federation()).starUpdate("client-002");
-    DeliveryFaults slow = DeliveryFaults.seeded(1).on(late).delaying(1.0, 900, 900);
+    DeliveryFaults slow = DeliveryFaults.seeded(1).on(late).delaying(1.0, 1500, 1500);
     try (TestBroker broker = TestBroker.Kind.MOSQUITTO.start(dir);
         FinalModels finals = FinalModels.watch(broker.uri(), s)) {
       FaultyFederation net = new FaultyFederation(broker.uri(), s,
