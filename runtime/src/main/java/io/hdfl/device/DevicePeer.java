@@ -175,8 +175,9 @@ public final class DevicePeer {
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     // read before connecting, so that a damaged file stops the start at once
     Optional<String> previousFinal = checkpoints.previousFinal();
-    io.hdfl.sensors.energy.DeviceProfile radio = cfg.radioMeasured() ? null : profile(cfg); // a bad profile stops it too
-    DetectedMeter meter = energyMeter(cfg); // before connecting: a configured INA219 that is absent stops the start
+    io.hdfl.sensors.energy.DeviceProfile profile = profile(cfg); // a bad energy.profile stops the start here
+    io.hdfl.sensors.energy.DeviceProfile radio = cfg.radioMeasured() ? null : profile;
+    DetectedMeter meter = energyMeter(cfg, profile); // before connecting: a configured INA219 that is absent stops the start
     Transport transport;
     try {
       transport = connect(cfg, topics);
@@ -552,9 +553,9 @@ public final class DevicePeer {
   }
 
   /** The meter {@code energy.meter} names (an INA219), else the best one found (read in the background either way). */
-  private static DetectedMeter energyMeter(PeerConfig cfg) {
+  private static DetectedMeter energyMeter(PeerConfig cfg, io.hdfl.sensors.energy.DeviceProfile profile) {
     if (cfg.ina219() == null) {
-      return EnergyMeters.forRuns(profile(cfg));
+      return EnergyMeters.forRuns(profile);
     }
     try {
       DetectedMeter m = EnergyMeters.ina219ForRuns(cfg.ina219());

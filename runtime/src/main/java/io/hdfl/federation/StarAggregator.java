@@ -56,7 +56,6 @@ public final class StarAggregator implements AutoCloseable {
   private ModelNoiseState state = ModelNoiseState.EMPTY;
   private String lastAggregateLine;
   private ScheduledFuture<?> deadline;
-  private long lateUpdates;
   /** Entries of updates that came after their round was averaged, recorded with the next aggregation. */
   private final List<String> lateLines = new ArrayList<>();
   /** The (client, round) of every update entry in the ledger or in {@link #lateLines}. Worker only. */
@@ -208,11 +207,6 @@ public final class StarAggregator implements AutoCloseable {
     }
   }
 
-  /** Updates that arrived after their round was aggregated. */
-  public synchronized long lateUpdates() {
-    return lateUpdates;
-  }
-
   private void onUpdate(String topic, byte[] payload) {
     HopCipher.Opened opened = ctx.open(payload, "an update");
     if (opened == null) {
@@ -281,18 +275,15 @@ public final class StarAggregator implements AutoCloseable {
    * dropped.
    */
   private void recordLate(ModelEnvelope env) {
-    synchronized (this) {
-      lateUpdates++;
-    }
     if (recorded.contains(answer(env.sender(), env.round()))) {
       return; // averaged or recorded already
     }
-    String problem = env.round() < 1 ? "round " + env.round() + " is no round of the run"
-        : entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
-            ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
-            "the global model of round " + env.round());
+    String problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
+        ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
+        "the global model of round " + env.round());
     if (problem == null) {
-      // what ledger verify will check of it (bar the signature): a line it would refuse is not recorded
+      // what ledger verify will check of it (bar the signature; a round that was not averaged here,
+      // round 0 included, too): a line it would refuse is not recorded
       problem = ledger.lateUpdateProblem(LedgerCodec.parse(env.ledgerLines().get(0)));
     }
     if (problem == null) {

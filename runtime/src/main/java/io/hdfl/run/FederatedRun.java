@@ -126,11 +126,9 @@ public final class FederatedRun {
     Map<Integer, Evaluation> evals = new TreeMap<>();
     // the rounds' models are scored on a thread of their own, so that a round's mark is not held up by
     // the evaluation of the round before, and that thread's CPU time is what the rounds leave out
-    Thread[] evaluatorThread = new Thread[1];
     java.util.concurrent.ExecutorService evaluator = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
       Thread th = new Thread(r, "hdfl-evaluator");
       th.setDaemon(true);
-      evaluatorThread[0] = th;
       return th;
     });
     java.util.Set<Integer> marked = new java.util.HashSet<>();
@@ -140,7 +138,7 @@ public final class FederatedRun {
     Simulation sim;
     Simulation.Result result;
     try {
-      rounds = new RoundMeter(meter.meter(), evaluatorCpu(evaluator, evaluatorThread));
+      rounds = new RoundMeter(meter.meter(), evaluatorCpu(evaluator));
     } catch (InterruptedException | RuntimeException e) {
       evaluator.shutdownNow();
       meter.meter().close();
@@ -201,10 +199,11 @@ public final class FederatedRun {
    * The CPU time of the evaluator's thread, nanoseconds (started here); 0 where the JVM cannot measure
    * a thread's CPU time (the rounds then keep the evaluation's share).
    */
-  private static java.util.function.LongSupplier evaluatorCpu(java.util.concurrent.ExecutorService evaluator,
-      Thread[] thread) throws InterruptedException {
+  private static java.util.function.LongSupplier evaluatorCpu(java.util.concurrent.ExecutorService evaluator)
+      throws InterruptedException {
+    long id;
     try {
-      evaluator.submit(() -> { }).get(); // the thread exists from here on
+      id = evaluator.submit(() -> Thread.currentThread().getId()).get(); // its one thread, from here on
     } catch (java.util.concurrent.ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }
@@ -212,7 +211,6 @@ public final class FederatedRun {
     if (!threads.isThreadCpuTimeSupported()) {
       return () -> 0;
     }
-    long id = thread[0].getId();
     return () -> {
       try {
         return Math.max(0, threads.getThreadCpuTime(id));

@@ -204,11 +204,6 @@ public final class PrivacyLedger {
     return ScheduleConformance.lateUpdate(e, aggregateBefore(e.round()).map(Aggregate::entry).orElse(null));
   }
 
-  /** Star: the round of the last aggregate (0 before the first). */
-  public synchronized int lastAggregatedRound() {
-    return aggregates.isEmpty() ? 0 : aggregates.lastKey();
-  }
-
   /**
    * A signed line for {@code record} with the given prev_hash, not appended: what a peer sends along
    * with its model so that the receiver (or a run recorder) can {@link #appendLine} it.
