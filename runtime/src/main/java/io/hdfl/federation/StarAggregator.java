@@ -33,14 +33,15 @@ import java.util.concurrent.TimeUnit;
  * adds only what is missing (nothing while γ ≥ 1, as the paper proves for its K, L, r), appends the
  * clients' entries and its own to its ledger, and publishes the next global model; after round R the
  * final model, retained. A client's update that arrives after its round was averaged is in no average,
- * but its noise was drawn and it was sent: its entry is recorded in the ledger with the next
- * aggregation, before that round's entries (once per client and round; not after the last round,
- * when the aggregator stops).
+ * but its noise was drawn and it was sent: its entry is appended to the ledger when it arrives (on a
+ * device, on disk before anything else happens), and the next aggregate names it (once per client
+ * and round; not after the last round, when the aggregator stops).
  *
  * <p>With a {@link Checkpointer} (a device) each aggregation is committed before its ledger lines are
  * appended and its model published; {@link #resume} continues from the last one after a restart. The
  * updates of the round in progress are not kept: clients re-send them when the restarted aggregator
- * announces itself online. README "Crash safety".
+ * announces itself online; late updates already recorded are in the ledger, and the next aggregate
+ * names them. README "Crash safety".
  */
 public final class StarAggregator implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
@@ -56,9 +57,12 @@ public final class StarAggregator implements AutoCloseable {
   private ModelNoiseState state = ModelNoiseState.EMPTY;
   private String lastAggregateLine;
   private ScheduledFuture<?> deadline;
-  /** Entries of updates that came after their round was averaged, recorded with the next aggregation. */
-  private final List<String> lateLines = new ArrayList<>();
-  /** The (client, round) of every update entry in the ledger or in {@link #lateLines}. Worker only. */
+  /**
+   * Hashes of the entries of updates that came after their round was averaged, recorded in the ledger
+   * since the last aggregate: the next aggregate names them. Worker only.
+   */
+  private final List<String> lateHashes = new ArrayList<>();
+  /** The (client, round) of every update entry in the ledger. Worker only. */
   private final java.util.Set<String> recorded = new java.util.HashSet<>();
   private volatile boolean closed;
   /**
@@ -106,14 +110,33 @@ public final class StarAggregator implements AutoCloseable {
   /**
    * Continues after a restart (call before {@link #start}): completes the ledger with the lines of
    * the committed aggregation that it lacks, restores the round and the noise state, and makes
-   * {@link #start} publish the committed global (or final) model again.
+   * {@link #start} publish the committed global (or final) model again. Late updates the ledger holds
+   * after the committed aggregation (recorded while the next round waited) are named by the next
+   * aggregate, as they would have been without the restart.
    *
-   * @throws IllegalArgumentException if the ledger does not end with a prefix of the committed lines
-   *     (it was edited, or belongs to another run)
+   * @throws IllegalArgumentException if the ledger does not end with a prefix of the committed lines,
+   *     or with all of them and then only late updates (it was edited, or belongs to another run)
    */
   public void resume(AggregatorCheckpoint last) throws java.io.IOException {
     List<String> lines = last.lines();
     List<io.hdfl.privacy.ledger.LedgerLine> have = ledger.lines();
+    int committed = lastAggregateAt(have);
+    if (committed >= 0 && have.get(committed).text().equals(last.lastAggregateLine())) {
+      List<String> late = new ArrayList<>();
+      for (LedgerLine l : have.subList(committed + 1, have.size())) {
+        LedgerEntry e = l.entry();
+        if (e.kind() != LedgerEntry.Kind.UPDATE || e.round() >= last.round()) {
+          throw new IllegalArgumentException(ledger.file().orElse(null) + " continues after the aggregation of round "
+              + (last.round() - 1) + " committed in the checkpoint with " + e.peer() + "'s " + e.kind().name()
+              .toLowerCase(java.util.Locale.ROOT) + " of round " + e.round() + ", not a late update of an earlier"
+              + " round (the ledger was edited or belongs to another run)");
+        }
+        late.add(l.hash());
+      }
+      lateHashes.addAll(late);
+      restore(last);
+      return;
+    }
     // appends happen in order after the commit, so the ledger holds a prefix of the committed lines
     int present = 0;
     for (int n = Math.min(lines.size(), have.size()); n > 0; n--) {
@@ -141,10 +164,24 @@ public final class StarAggregator implements AutoCloseable {
     for (String text : lines.subList(present, lines.size())) {
       ledger.appendLine(text);
     }
+    restore(last);
+  }
+
+  private void restore(AggregatorCheckpoint last) {
     round = last.round();
     state = last.state();
     lastAggregateLine = last.lastAggregateLine();
     first = last.global();
+  }
+
+  /** Where the last aggregate entry of {@code lines} is (-1: none). */
+  private static int lastAggregateAt(List<LedgerLine> lines) {
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      if (lines.get(i).entry().kind() == LedgerEntry.Kind.AGGREGATE) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Completes exceptionally if this aggregator stopped because it could not commit an aggregation. */
@@ -291,19 +328,35 @@ public final class StarAggregator implements AutoCloseable {
     }
     // an aggregate names at most MAX_CONTRIBUTORS lines: its round's K updates and the late ones
     int most = Math.min(clients, LedgerEntry.MAX_CONTRIBUTORS - clients);
-    if (problem == null && lateLines.size() >= most) {
-      problem = "already " + lateLines.size() + " late updates wait for the next aggregation (at most " + most + ")";
+    if (problem == null && lateHashes.size() >= most) {
+      problem = "already " + lateHashes.size() + " late updates wait for the next aggregation (at most " + most + ")";
     }
     if (problem != null) {
       LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s late update for round "
           + env.round() + ": " + problem);
       return;
     }
-    lateLines.add(env.ledgerLines().get(0));
+    String text = env.ledgerLines().get(0);
+    try {
+      // in the ledger at once (a device's file is synced before this returns): an aggregator that
+      // restarts before its next aggregation finds it there, though the client never sends it again
+      ledger.appendLine(text);
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "aggregator: cannot record " + Roster.quoted(env.sender())
+          + "'s late update for round " + env.round() + " in the ledger; stopping: " + e.getMessage());
+      failure.completeExceptionally(e); // a device stops; restarted, it resumes from its last commit
+      return;
+    }
+    lateHashes.add(LedgerCodec.hash(text));
     recorded.add(answer(env.sender(), env.round()));
     LOG.log(System.Logger.Level.INFO, "aggregator: " + Roster.quoted(env.sender()) + "'s update for round " + env.round()
         + " came after the round was averaged (now in round " + round + "): in no average, its entry is recorded"
-        + " with the next aggregation");
+        + " and the next aggregate names it");
+    try {
+      ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shut down
+    }
   }
 
   private static String answer(String client, int round) {
@@ -389,8 +442,8 @@ public final class StarAggregator implements AutoCloseable {
     float[] avg = new float[classes * d];
     List<ModelNoiseState> states = new ArrayList<>(k);
     List<String> contributors = new ArrayList<>(k);
-    // entries of updates that came after their round was averaged go first: they chain to older models
-    List<String> published = new ArrayList<>(lateLines);
+    // the round's entries, then the aggregate (late updates are in the ledger already, before them)
+    List<String> published = new ArrayList<>(k + 1);
     long base = state.samplesAbsorbed();
     long absorbed = 0;
     try {
@@ -419,7 +472,7 @@ public final class StarAggregator implements AutoCloseable {
       // the aggregate chains to the line before it: the last client entry, once they are appended
       LedgerLine line = ledger.sign(ctx.keys(), NoiseRecord.aggregate(ctx.id(), round, round, absorbed,
           before.samplesAbsorbed(), dec.required(), dec.presentBefore(), dec.added(), dec.presentAfter(), source,
-          contributors, lateLines.stream().map(LedgerCodec::hash).toList(), reason),
+          contributors, List.copyOf(lateHashes), reason),
           LedgerCodec.hash(published.get(published.size() - 1)));
       published.add(line.text());
       int aggregated = round;
@@ -440,7 +493,7 @@ public final class StarAggregator implements AutoCloseable {
       for (String text : published) {
         ledger.appendLine(text);
       }
-      lateLines.clear();
+      lateHashes.clear();
       for (ModelEnvelope u : updates.values()) {
         recorded.add(answer(u.sender(), aggregated));
       }

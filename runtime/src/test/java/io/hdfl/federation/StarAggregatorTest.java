@@ -1,8 +1,14 @@
 package io.hdfl.federation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hdfl.codec.EnvelopeCodec;
 import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.privacy.ledger.KeyDirectory;
+import io.hdfl.privacy.ledger.LedgerEntry;
+import io.hdfl.privacy.ledger.LedgerVerifier;
 import io.hdfl.privacy.ledger.LedgerLine;
 import io.hdfl.privacy.ledger.LedgerSimulation;
 import io.hdfl.privacy.ledger.PeerKeys;
@@ -11,8 +17,12 @@ import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.Transport;
+import io.hdfl.privacy.ledger.Verification;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,5 +67,132 @@ class StarAggregatorTest {
           .map(LedgerLine::text).toList();
       assertEquals(all.stream().map(LedgerLine::text).toList(), completed, "crash after " + through + " lines");
     }
+  }
+
+  /**
+   * A late update is in the ledger file as soon as the aggregator has it, not only with the next
+   * aggregation: an aggregator that crashes while the next round waits (its client never sends that
+   * update again) restarts with it in its ledger, and its next aggregate names it, once. Before, the
+   * late entry lived in memory until then, and a restart from a ledger holding it appended the last
+   * aggregation again.
+   */
+  @Test
+  void aLateUpdateIsInTheLedgerAtOnceAndNamedByTheNextAggregateAfterARestart() throws Exception {
+    FederationSettings s = FederationFixture.star(3, 10).build();
+    // round 1: all three; round 2: client-001, client-003, the aggregate, then client-002's late update;
+    // round 3: all three, and the final aggregate names the late update
+    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(3)
+        .samplesPerPeer(10).late(2, 2).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    assertEquals(12, all.size());
+    LedgerLine lateLine = all.get(7);
+    assertEquals(LedgerEntry.Kind.UPDATE, lateLine.entry().kind());
+    assertEquals(2, lateLine.entry().round());
+    Path keys = dir.resolve("keys");
+    sim.writeTo(dir.resolve("simulated.jsonl"), keys);
+    AggregatorCheckpoint round2 = checkpointAfter(s, all.subList(4, 7)); // client-001, client-003, aggregate
+    Path file = dir.resolve("ledger.jsonl");
+    PrivacyLedger first = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
+    for (LedgerLine l : all.subList(0, 7)) {
+      first.appendLine(l);
+    }
+    LoopbackBroker broker = new LoopbackBroker();
+    Transport client = broker.connect("clients");
+    Topics topics = new Topics(s.federation());
+    try (StarAggregator agg = aggregator(s, sim, broker, file)) {
+      agg.resume(round2);
+      agg.start();
+      sendUpdate(s, client, topics, lateLine);
+      long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (lines(s, file).size() < 8 && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertEquals(all.subList(0, 8).stream().map(LedgerLine::text).toList(), lines(s, file),
+          "the late update is in the ledger while round 3 still waits");
+    } // the aggregator stops before round 3 is averaged
+    CountDownLatch finalModel = new CountDownLatch(1);
+    client.subscribe(topics.finalModel(), 1, (topic, payload, retained) -> {
+      if (payload.length > 0) {
+        finalModel.countDown();
+      }
+    });
+    try (StarAggregator agg = aggregator(s, sim, broker, file)) {
+      agg.resume(round2);
+      assertEquals(all.subList(0, 8).stream().map(LedgerLine::text).toList(), lines(s, file),
+          "a restart appends nothing: the committed aggregation is complete");
+      agg.start();
+      sendUpdate(s, client, topics, lateLine); // a copy of the recorded late update is not recorded again
+      for (LedgerLine l : all.subList(8, 11)) {
+        sendUpdate(s, client, topics, l);
+      }
+      assertTrue(finalModel.await(10, TimeUnit.SECONDS), "round 3 was averaged");
+    }
+    List<String> got = lines(s, file);
+    assertEquals(12, got.size(), String.join("\n", got));
+    assertEquals(all.subList(0, 11).stream().map(LedgerLine::text).toList(), got.subList(0, 11));
+    LedgerEntry aggregate = io.hdfl.privacy.ledger.LedgerCodec.parse(got.get(11));
+    assertEquals(LedgerEntry.Kind.AGGREGATE, aggregate.kind());
+    assertEquals(List.of(lateLine.hash()), aggregate.late(), "the final aggregate names the late update");
+    Verification v = new LedgerVerifier(KeyDirectory.open(keys)).verify(file);
+    assertTrue(v.ok(), v.summary());
+    assertEquals(1, v.lateUpdates());
+  }
+
+  /** A ledger that goes on after the committed aggregation with anything but late updates was edited. */
+  @Test
+  void aRestartRefusesALedgerThatGoesOnAfterTheCommittedAggregationWithAnUpdateOfTheRoundInProgress()
+      throws Exception {
+    FederationSettings s = FederationFixture.star(3, 10).build();
+    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(3)
+        .samplesPerPeer(10).late(2, 2).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    Path file = dir.resolve("ledger.jsonl");
+    PrivacyLedger edited = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
+    for (LedgerLine l : all.subList(0, 9)) { // ... round 2's aggregate, the late update, client-001's of round 3
+      edited.appendLine(l);
+    }
+    try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), file)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> agg.resume(checkpointAfter(s, all.subList(4, 7))));
+      assertTrue(e.getMessage().contains("client-001's update of round 3, not a late update"), e.getMessage());
+    }
+    assertEquals(9, lines(s, file).size(), "nothing appended");
+  }
+
+  /** The checkpoint of an aggregation whose ledger lines are {@code committed} (its aggregate last). */
+  private static AggregatorCheckpoint checkpointAfter(FederationSettings s, List<LedgerLine> committed) {
+    LedgerLine last = committed.get(committed.size() - 1);
+    int next = last.entry().round() + 1;
+    ModelEnvelope global = new ModelEnvelope(ModelEnvelope.Kind.GLOBAL_MODEL, s.federation(), "server", next, next,
+        s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(),
+        FederationFixture.CLASSES, last.entry().presentAfter(), last.entry().samplesTotal(), List.of(last.text()), null,
+        new float[FederationFixture.CLASSES * s.encoder().dim()]);
+    return new AggregatorCheckpoint(next, new ModelNoiseState(last.entry().presentAfter(), last.entry().samplesTotal()),
+        0, committed.stream().map(LedgerLine::text).toList(), global);
+  }
+
+  /** An aggregator signing with the simulation's server key, on {@code file}'s ledger. */
+  private static StarAggregator aggregator(FederationSettings s, LedgerSimulation.Result sim, LoopbackBroker broker,
+      Path file) throws Exception {
+    Transport t = broker.connect("server");
+    PeerContext ctx = new PeerContext("server", s, t, sim.keys().get("server"), new SeededNoiseSource(1,
+        FederationFixture.K), FederationFixture.K, r -> { }, new FrameChannel(t, 0));
+    return new StarAggregator(ctx, 3, FederationFixture.CLASSES, PrivacyLedger.builder(s.ledgerSettings()).file(file)
+        .open());
+  }
+
+  /** Publishes the client update that {@code line} records (a model of zeros with its noise state). */
+  private static void sendUpdate(FederationSettings s, Transport client, Topics topics, LedgerLine line)
+      throws Exception {
+    LedgerEntry e = line.entry();
+    ModelEnvelope u = new ModelEnvelope(ModelEnvelope.Kind.CLIENT_UPDATE, s.federation(), e.peer(), e.round(),
+        e.round(), s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(),
+        FederationFixture.CLASSES, e.presentAfter(), e.samplesTotal(), List.of(line.text()), null,
+        new float[FederationFixture.CLASSES * s.encoder().dim()]);
+    new FrameChannel(client, 0).publish(topics.starUpdate(e.peer()), EnvelopeCodec.encode(u), 1, false);
+  }
+
+  private static List<String> lines(FederationSettings s, Path file) throws Exception {
+    return PrivacyLedger.builder(s.ledgerSettings()).file(file).open().lines().stream().map(LedgerLine::text).toList();
   }
 }
