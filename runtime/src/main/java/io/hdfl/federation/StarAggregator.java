@@ -306,8 +306,9 @@ public final class StarAggregator implements AutoCloseable {
   }
 
   /**
-   * Records the entry of an update that came after its round was averaged (with the next aggregation):
-   * its noise was drawn and it was sent, so the ledger shows it, though no average holds it. Another copy
+   * Records the entry of an update that came after its round was averaged (appended now, named by the
+   * next aggregate): its noise was drawn and it was sent, so the ledger shows it, though no average
+   * holds it. Another copy
    * of an update already averaged or recorded (a client sends its update again while a round waits) is
    * dropped.
    */

@@ -206,7 +206,7 @@ public final class LedgerSimulation {
       for (long key : late) {
         if ((int) key >= rounds) {
           throw new IllegalArgumentException("a late update of round " + (int) key + " would be named by no aggregate: "
-              + "the server records late updates with its next aggregation, and the run has " + rounds + " rounds");
+              + "the next aggregate names the late updates recorded since the last, and the run has " + rounds + " rounds");
         }
       }
       double base = 0;
