@@ -74,6 +74,7 @@ final class LedgerCommand implements Runnable {
         m.put("schedule", v.schedule() == null ? null : v.schedule().wire());
         m.put("seeded_entries", v.seededEntries());
         m.put("late_updates", v.lateUpdates());
+        m.put("late_not_yet_named", v.lateNotYetNamed());
         if (!v.ok()) {
           m.put("line", v.badLine());
           m.put("peer", v.badPeer());

@@ -90,6 +90,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
       m.put("delta", delta);
       m.put("seeded_entries", v.seededEntries());
       m.put("late_updates", v.lateUpdates());
+      m.put("late_not_yet_named", v.lateNotYetNamed());
       m.put("retrain_epochs", epochs);
       m.put("wire_encrypted", wireEncrypted);
       m.put("observers", observers.stream().map(ObserverGuarantee::toJson).toList());

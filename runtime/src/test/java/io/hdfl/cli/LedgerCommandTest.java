@@ -54,6 +54,31 @@ class LedgerCommandTest {
     assertEquals(0, j.get("seeded_entries").asInt());
   }
 
+  /**
+   * A star ledger as its aggregator holds it while the next round waits: a late update is recorded
+   * (as it arrived) and the next aggregate, which will name it, is not there yet.
+   */
+  @Test
+  void aStarLedgerEndingWithALateUpdateNotYetNamedIsValidAndSaysSo() throws Exception {
+    Path star = dir.resolve("star/ledger.jsonl");
+    LedgerSimulation.Result sim = LedgerSimulation.star(PrivacyParameters.perSampleDelta(2000, 1.0)).peers(3).rounds(3)
+        .samplesPerPeer(20).late(2, 1).late(3, 2).build();
+    sim.writeTo(star, dir.resolve("star/keys"));
+    List<String> lines = Files.readAllLines(star);
+    assertEquals(12, lines.size());
+    Files.write(star, lines.subList(0, 8)); // round 2's aggregate, then client-003's late update of round 2
+    CliRun r = CliRun.of("ledger", "verify", star.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals("ledger OK: 8 entries, 4 peers, chain intact, signatures valid, schedule fedhdp conforms; 2 client"
+        + " updates recorded late (after their round's aggregate: sent, averaged in no round), 1 of them after the"
+        + " last aggregate and not yet named by the next; seeded noise in 8 entries: not for deployment",
+        r.out().strip());
+    CliRun json = CliRun.of("ledger", "verify", star.toString(), "--json");
+    JsonNode j = new ObjectMapper().readTree(json.out());
+    assertEquals(2, j.get("late_updates").asInt());
+    assertEquals(1, j.get("late_not_yet_named").asInt());
+  }
+
   @Test
   void invalidLedgerExitsOneNamingTheFirstBadEntry() throws Exception {
     List<String> lines = Files.readAllLines(ledger);

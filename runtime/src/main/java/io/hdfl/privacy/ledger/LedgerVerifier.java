@@ -118,7 +118,7 @@ public final class LedgerVerifier {
               "signature does not verify under " + keys.fileOf(e.peer()) + " (entry altered or signed by another key)");
         }
         String hash = LedgerCodec.hash(text);
-        String why = conformance.check(e, hash, line);
+        String why = conformance.check(e, hash);
         if (why != null) {
           return fail(line, e.peer(), Check.CONFORMANCE, why);
         }
@@ -133,12 +133,8 @@ public final class LedgerVerifier {
       if (entries == 0) {
         return fail(0, null, Check.FORMAT, "no entries (empty file)");
       }
-      ScheduleConformance.Unnamed unnamed = conformance.atEnd();
-      if (unnamed != null) {
-        return fail(unnamed.line(), unnamed.peer(), Check.CONFORMANCE, unnamed.why());
-      }
       return new Verification(true, entries, peers.size(), first.federation(), first.topology(), first.schedule(),
-          seeded, conformance.lateUpdates(), 0, null, null, null);
+          seeded, conformance.lateUpdates(), conformance.lateNotYetNamed(), 0, null, null, null);
     }
 
     private Verification fail(long line, String peer, Check check, String why) {
@@ -146,7 +142,7 @@ public final class LedgerVerifier {
       Topology topology = first == null ? null : first.topology();
       Schedule schedule = first == null ? null : first.schedule();
       return new Verification(false, Math.max(entries, line), peers.size(), federation, topology, schedule, seeded,
-          conformance.lateUpdates(), line, peer, check, why);
+          conformance.lateUpdates(), conformance.lateNotYetNamed(), line, peer, check, why);
     }
   }
 }

@@ -66,11 +66,8 @@ final class ScheduleConformance {
   private final java.util.TreeMap<Integer, AggregatedRound> aggregated = new java.util.TreeMap<>();
   private final Map<String, Integer> peerIndex = new HashMap<>();
   private long lateUpdates;
-  /** Star: late updates recorded since the last aggregate, by hash, in order. */
-  private final Map<String, Unnamed> pendingLate = new LinkedHashMap<>();
-
-  /** A late update no aggregate has named yet: its line and peer, and why the ledger may not end with it. */
-  record Unnamed(long line, String peer, String why) {}
+  /** Star: hashes of the late updates recorded since the last aggregate (the next one names them). */
+  private final Set<String> pendingLate = new HashSet<>();
 
   /**
    * Null if {@code e}, a star client update of a round already aggregated, may be recorded late: its
@@ -94,8 +91,8 @@ final class ScheduleConformance {
     return why;
   }
 
-  /** Null if {@code e} (whose line hashes to {@code hash}, on line {@code line}) conforms, otherwise why not. */
-  String check(LedgerEntry e, String hash, long line) {
+  /** Null if {@code e} (whose line hashes to {@code hash}) conforms, otherwise why not. */
+  String check(LedgerEntry e, String hash) {
     String why = settings(e);
     if (why == null) {
       why = ranges(e);
@@ -105,7 +102,7 @@ final class ScheduleConformance {
       why = order(e);
     }
     if (why == null) {
-      why = e.topology() == Topology.RING ? ring(e) : late ? late(e, hash, line) : star(e, hash);
+      why = e.topology() == Topology.RING ? ring(e) : late ? late(e, hash) : star(e, hash);
     }
     if (why == null && !late) {
       lastStep = e.step();
@@ -242,7 +239,7 @@ final class ScheduleConformance {
    * A star client update of a round already aggregated: recorded after the aggregate because the
    * aggregator received it too late to average it. It starts from the last aggregate before its round.
    */
-  private String late(LedgerEntry e, String hash, long line) {
+  private String late(LedgerEntry e, String hash) {
     AggregatedRound own = aggregated.get(e.round());
     if (own == null) {
       return "update of round " + e.round() + " after round " + aggregateRound + "'s aggregate, but round " + e.round()
@@ -255,24 +252,18 @@ final class ScheduleConformance {
         own.peers().get(peer));
     if (why == null) {
       own.peers().set(peer);
-      pendingLate.put(hash, new Unnamed(line, e.peer(), null));
+      pendingLate.add(hash);
       lateUpdates++;
     }
     return why;
   }
 
   /**
-   * Null if the ledger may end here, otherwise the first late update recorded after the last aggregate,
-   * which none names (so its removal could not be noticed), and why.
+   * Late updates recorded since the last aggregate: the next aggregate must name them, and a ledger
+   * that ends here has none yet (its aggregator waits for the next round, or the rest was cut off).
    */
-  Unnamed atEnd() {
-    if (pendingLate.isEmpty()) {
-      return null;
-    }
-    Unnamed first = pendingLate.values().iterator().next();
-    return new Unnamed(first.line(), first.peer(), pendingLate.size() + " late update(s) after the last aggregate,"
-        + " the first on line " + first.line() + ", are named by no aggregate (the server records a late update with"
-        + " its next aggregation, which names it)");
+  long lateNotYetNamed() {
+    return pendingLate.size();
   }
 
   /** Star client updates so far recorded after their round's aggregate. */
@@ -353,7 +344,7 @@ final class ScheduleConformance {
       if (!named.add(h)) {
         return "late update " + h.substring(0, 12) + "… listed twice";
       }
-      if (!pendingLate.containsKey(h)) {
+      if (!pendingLate.contains(h)) {
         return "late update " + h.substring(0, 12) + "… is not a late update recorded since the last aggregate";
       }
     }

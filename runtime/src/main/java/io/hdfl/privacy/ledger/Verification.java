@@ -16,6 +16,9 @@ import io.hdfl.privacy.ledger.LedgerEntry.Topology;
  * @param seededEntries entries whose noise was seeded (not for deployment)
  * @param lateUpdates star client updates recorded after their round's aggregate (they reached the
  *     aggregator late: noised and sent, averaged in no round)
+ * @param lateNotYetNamed of those, the ones after the last aggregate: recorded as they arrived, named by
+ *     the next aggregate, which this ledger does not hold yet (its aggregator waits for that round, or
+ *     the ledger was cut off there — as for any ledger's end, a hash chain cannot tell)
  * @param badLine 1-based line of the first bad entry, 0 when ok
  * @param badPeer its peer, null when ok or when the line could not be parsed
  * @param failedCheck which check failed, null when ok
@@ -30,6 +33,7 @@ public record Verification(
     Schedule schedule,
     long seededEntries,
     long lateUpdates,
+    long lateNotYetNamed,
     long badLine,
     String badPeer,
     Check failedCheck,
@@ -56,6 +60,9 @@ public record Verification(
       if (lateUpdates > 0) {
         s += "; " + lateUpdates + (lateUpdates == 1 ? " client update recorded late (after its"
             : " client updates recorded late (after their") + " round's aggregate: sent, averaged in no round)";
+        if (lateNotYetNamed > 0) {
+          s += ", " + lateNotYetNamed + " of them after the last aggregate and not yet named by the next";
+        }
       }
       if (seededEntries > 0) {
         s += "; seeded noise in " + seededEntries + (seededEntries == 1 ? " entry" : " entries")

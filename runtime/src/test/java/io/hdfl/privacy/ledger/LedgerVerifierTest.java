@@ -3,6 +3,7 @@ package io.hdfl.privacy.ledger;
 import static io.hdfl.privacy.ledger.LedgerTamperTest.assertFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -102,12 +103,24 @@ class LedgerVerifierTest {
     removed.remove(3);
     assertFailure(f.verify(removed), 5, Check.CONFORMANCE, "late update " + LedgerCodec.hash(late).substring(0, 12)
         + "… is not a late update recorded since the last aggregate", "a late update removed");
-    // the ledger cut after round 2's aggregate, before round 3: round 2's late update is named by none
+    // the ledger as its aggregator holds it while round 3 waits (or cut there): round 2's late update is
+    // recorded and not named yet, which only the next aggregate can do
     List<String> cut = new ArrayList<>(f.lines.subList(0, 8));
     assertEquals("client-002", Tamper.peer(cut.get(7)));
-    assertFailure(f.verify(cut), 7, Check.CONFORMANCE, "1 late update(s) after the last aggregate, the first on line"
-        + " 8, are named by no aggregate", "a ledger ending with an unnamed late update");
-    assertEquals("client-002", f.verify(cut).badPeer());
+    Verification waiting = f.verify(cut);
+    assertTrue(waiting.ok(), waiting.summary());
+    assertEquals(2, waiting.lateUpdates());
+    assertEquals(1, waiting.lateNotYetNamed());
+    assertTrue(waiting.summary().contains("2 client updates recorded late (after their round's aggregate: sent,"
+        + " averaged in no round), 1 of them after the last aggregate and not yet named by the next"), waiting.summary());
+    assertEquals(0, f.verify(f.lines).lateNotYetNamed());
+    // ... but round 3's aggregate must name it: without it in its late list (re-signed, as only the server could),
+    // refused
+    String last = f.line(11);
+    String unnaming = last.replace(",\"late\":[\"" + LedgerCodec.hash(f.line(7)) + "\"]", "");
+    assertNotEquals(last, unnaming);
+    assertFailure(f.verify(f.with(11, Tamper.resign(unnaming, f.keyOf(last)))), 11, Check.CONFORMANCE,
+        "names 0 of the 1 late updates recorded since the last aggregate", "an aggregate that leaves a late update out");
     // chained to the last aggregate instead (re-signed by its client): not the global model it trained on
     String rechained = Tamper.resign(Tamper.set(late, "prev_hash", "\"" + LedgerCodec.hash(f.line(2)) + "\""),
         f.keyOf(late));
