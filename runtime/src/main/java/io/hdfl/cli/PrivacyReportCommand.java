@@ -75,6 +75,11 @@ final class PrivacyReportCommand implements Callable<Integer> {
           + "epochs per round and no summary.md beside it does: 1 is assumed (give the run's with --retrain-epochs; a "
           + "device's is its config's 'epochs')");
     }
+    if (v.lateNotYetNamed() > 0) {
+      spec.commandLine().getErr().printf("hdfl privacy report: WARNING: the ledger ends before the aggregate that"
+          + " names its last %d late update(s): a run still in progress, or a ledger cut off there (a hash chain"
+          + " cannot show what was cut off its end)%n", v.lateNotYetNamed());
+    }
     List<ObserverGuarantee> observers = LedgerExposure.observers(entries, epochs, wireEncrypted);
     LedgerEntry first = entries.get(0);
     double delta = LedgerExposure.reportDelta(entries);

@@ -123,13 +123,18 @@ public final class StarAggregator implements AutoCloseable {
     int committed = lastAggregateAt(have);
     if (committed >= 0 && have.get(committed).text().equals(last.lastAggregateLine())) {
       List<String> late = new ArrayList<>();
+      java.util.Set<String> answered = new java.util.HashSet<>();
       for (LedgerLine l : have.subList(committed + 1, have.size())) {
         LedgerEntry e = l.entry();
-        if (e.kind() != LedgerEntry.Kind.UPDATE || e.round() >= last.round()) {
+        String problem = e.kind() != LedgerEntry.Kind.UPDATE || e.round() >= last.round()
+            ? e.peer() + "'s " + e.kind().name().toLowerCase(java.util.Locale.ROOT) + " of round " + e.round()
+                + ", not a late update of an earlier round"
+            : !answered.add(answer(e.peer(), e.round())) ? e.peer() + "'s late update of round " + e.round() + " twice"
+            : late.size() >= mostLate() ? "more than " + mostLate() + " late updates" : null;
+        if (problem != null) {
           throw new IllegalArgumentException(ledger.file().orElse(null) + " continues after the aggregation of round "
-              + (last.round() - 1) + " committed in the checkpoint with " + e.peer() + "'s " + e.kind().name()
-              .toLowerCase(java.util.Locale.ROOT) + " of round " + e.round() + ", not a late update of an earlier"
-              + " round (the ledger was edited or belongs to another run)");
+              + (last.round() - 1) + " committed in the checkpoint with " + problem
+              + " (the ledger was edited or belongs to another run)");
         }
         late.add(l.hash());
       }
@@ -184,7 +189,10 @@ public final class StarAggregator implements AutoCloseable {
     return -1;
   }
 
-  /** Completes exceptionally if this aggregator stopped because it could not commit an aggregation. */
+  /**
+   * Completes exceptionally if this aggregator stopped because it could not commit an aggregation or
+   * append to its ledger; it then takes no more updates.
+   */
   public java.util.concurrent.CompletableFuture<Void> failure() {
     return failure;
   }
@@ -232,7 +240,7 @@ public final class StarAggregator implements AutoCloseable {
    */
   private void reannounce() {
     byte[] frame = currentGlobal;
-    if (frame == null || closed) {
+    if (frame == null || closed || failure.isDone()) {
       return;
     }
     try {
@@ -245,6 +253,11 @@ public final class StarAggregator implements AutoCloseable {
   }
 
   private void onUpdate(String topic, byte[] payload) {
+    if (failure.isDone()) {
+      // stopped (a commit or a ledger append failed): nothing more may reach the ledger, or a restart
+      // could find it in an order its checkpoint does not explain
+      return;
+    }
     HopCipher.Opened opened = ctx.open(payload, "an update");
     if (opened == null) {
       return;
@@ -327,8 +340,7 @@ public final class StarAggregator implements AutoCloseable {
     if (problem == null) {
       problem = ctx.ledgerSignatureProblem(env.ledgerLines().get(0), env.sender());
     }
-    // an aggregate names at most MAX_CONTRIBUTORS lines: its round's K updates and the late ones
-    int most = Math.min(clients, LedgerEntry.MAX_CONTRIBUTORS - clients);
+    int most = mostLate();
     if (problem == null && lateHashes.size() >= most) {
       problem = "already " + lateHashes.size() + " late updates wait for the next aggregation (at most " + most + ")";
     }
@@ -358,6 +370,11 @@ public final class StarAggregator implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shut down
     }
+  }
+
+  /** Late updates one aggregate names at most: it names at most MAX_CONTRIBUTORS lines, its round's K among them. */
+  private int mostLate() {
+    return Math.min(clients, LedgerEntry.MAX_CONTRIBUTORS - clients);
   }
 
   private static String answer(String client, int round) {
@@ -433,6 +450,9 @@ public final class StarAggregator implements AutoCloseable {
   }
 
   private void aggregate() {
+    if (failure.isDone()) {
+      return; // stopped: see onUpdate
+    }
     if (deadline != null) {
       deadline.cancel(false);
       deadline = null;

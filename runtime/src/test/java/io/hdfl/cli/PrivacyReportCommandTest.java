@@ -48,6 +48,32 @@ class PrivacyReportCommandTest {
   }
 
   /**
+   * A star ledger that ends with a late update the next aggregate has yet to name (its aggregator
+   * waits for that round, or the ledger was cut there) is reported with a warning saying so.
+   */
+  @Test
+  void aLedgerEndingBeforeTheAggregateThatNamesALateUpdateIsReportedWithAWarning() throws Exception {
+    Path run = dir.resolve("star");
+    io.hdfl.privacy.ledger.LedgerSimulation.star(PrivacyParameters.perSampleDelta(300, 1.0)).peers(3).rounds(3)
+        .samplesPerPeer(20).late(2, 2).build().writeTo(run.resolve("ledger.jsonl"), run.resolve("keys"));
+    List<String> lines = Files.readAllLines(run.resolve("ledger.jsonl"));
+    Files.write(run.resolve("ledger.jsonl"), lines.subList(0, 8)); // round 2's aggregate, then the late update
+    CliRun r = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1", "--json");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("WARNING: the ledger ends before the aggregate that names its last 1 late update(s)"),
+        r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertEquals(1, j.get("late_updates").asInt());
+    assertEquals(1, j.get("late_not_yet_named").asInt());
+    CliRun whole = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1");
+    assertEquals(0, whole.code(), whole.err());
+    Files.write(run.resolve("ledger.jsonl"), lines);
+    CliRun complete = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1");
+    assertEquals(0, complete.code(), complete.err());
+    assertTrue(!complete.err().contains("late update"), complete.err());
+  }
+
+  /**
    * The ledger does not record the retraining epochs; the run folder's summary does. The report used
    * to assume 1 unless told, so a run with 3 passes a round was reported with a third of its
    * retraining sensitivity.

@@ -1,6 +1,7 @@
 package io.hdfl.federation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,12 +31,12 @@ class StarAggregatorTest {
   @TempDir Path dir;
 
   /**
-   * An aggregation that records an update which came after its round was averaged commits that entry
-   * first, chained to an older model; a restarted aggregator completes its ledger from the checkpoint
-   * however many of the committed lines the crash let through.
+   * A checkpoint written before the eighteenth session holds a late update's entry first (it was
+   * appended with the aggregation that named it): a restarted aggregator still completes its ledger
+   * from such a checkpoint however many of the committed lines the crash let through.
    */
   @Test
-  void aRestartedAggregatorCompletesALedgerWhoseLastAggregationRecordedALateUpdate() throws Exception {
+  void aRestartedAggregatorCompletesALedgerFromACheckpointThatBeginsWithALateUpdate() throws Exception {
     FederationSettings s = FederationFixture.star(3, 10).build();
     // round 1: client-001, client-003, the aggregate, then client-002's late update; round 2: all three
     LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(2)
@@ -66,6 +67,74 @@ class StarAggregatorTest {
       List<String> completed = PrivacyLedger.builder(s.ledgerSettings()).file(file).open().lines().stream()
           .map(LedgerLine::text).toList();
       assertEquals(all.stream().map(LedgerLine::text).toList(), completed, "crash after " + through + " lines");
+    }
+  }
+
+  /**
+   * A checkpoint holds the round's entries and the aggregate that names the late updates already in the
+   * ledger: a restarted aggregator completes its ledger however many of them the crash let through.
+   */
+  @Test
+  void aRestartedAggregatorCompletesTheAggregationThatNamesALateUpdateInTheLedger() throws Exception {
+    FederationSettings s = FederationFixture.star(3, 10).build();
+    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(2)
+        .samplesPerPeer(10).late(2, 1).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    assertEquals(8, all.size());
+    assertEquals(List.of(all.get(3).hash()), all.get(7).entry().late());
+    AggregatorCheckpoint round2 = checkpointAfter(s, all.subList(4, 8)); // round 2's entries and aggregate
+    for (int through = 4; through <= 8; through++) {
+      Path file = dir.resolve("ledger-" + through + ".jsonl");
+      PrivacyLedger before = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
+      for (LedgerLine l : all.subList(0, through)) {
+        before.appendLine(l);
+      }
+      try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), file)) {
+        agg.resume(round2);
+      }
+      assertEquals(all.stream().map(LedgerLine::text).toList(), lines(s, file), "crash after " + through + " lines");
+    }
+  }
+
+  /**
+   * An aggregator that cannot append a late update to its ledger stops: it takes no more updates, so
+   * nothing reaches the ledger that a restart could not explain (the round's aggregate would otherwise
+   * leave the late update out).
+   */
+  @Test
+  void anAggregatorThatCannotRecordALateUpdateStops() throws Exception {
+    FederationSettings s = FederationFixture.star(3, 10).build();
+    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(3)
+        .samplesPerPeer(10).late(2, 2).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    Path file = dir.resolve("ledger.jsonl");
+    PrivacyLedger first = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
+    for (LedgerLine l : all.subList(0, 7)) {
+      first.appendLine(l);
+    }
+    LoopbackBroker broker = new LoopbackBroker();
+    Transport client = broker.connect("clients");
+    Topics topics = new Topics(s.federation());
+    CountDownLatch finalModel = new CountDownLatch(1);
+    client.subscribe(topics.finalModel(), 1, (topic, payload, retained) -> finalModel.countDown());
+    try (StarAggregator agg = aggregator(s, sim, broker, file)) {
+      agg.resume(checkpointAfter(s, all.subList(4, 7)));
+      agg.start();
+      java.nio.file.Files.delete(file);
+      java.nio.file.Files.createDirectory(file); // appends fail from now on
+      sendUpdate(s, client, topics, all.get(7)); // client-002's late update of round 2
+      java.util.concurrent.ExecutionException stopped = assertThrows(java.util.concurrent.ExecutionException.class,
+          () -> agg.failure().get(10, TimeUnit.SECONDS));
+      assertTrue(stopped.getCause() instanceof java.io.IOException, String.valueOf(stopped.getCause()));
+      java.nio.file.Files.delete(file); // the disk is back: appends would succeed again
+      PrivacyLedger restored = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
+      for (LedgerLine l : all.subList(0, 7)) {
+        restored.appendLine(l);
+      }
+      for (LedgerLine l : all.subList(8, 11)) {
+        sendUpdate(s, client, topics, l);
+      }
+      assertFalse(finalModel.await(1, TimeUnit.SECONDS), "a stopped aggregator averaged round 3");
     }
   }
 
@@ -157,6 +226,18 @@ class StarAggregatorTest {
       assertTrue(e.getMessage().contains("client-001's update of round 3, not a late update"), e.getMessage());
     }
     assertEquals(9, lines(s, file).size(), "nothing appended");
+    // the same late update twice (each line chains where a late update must)
+    Path twice = dir.resolve("twice.jsonl");
+    PrivacyLedger copied = PrivacyLedger.builder(s.ledgerSettings()).file(twice).open();
+    for (LedgerLine l : all.subList(0, 8)) {
+      copied.appendLine(l);
+    }
+    copied.appendLine(all.get(7));
+    try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), twice)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> agg.resume(checkpointAfter(s, all.subList(4, 7))));
+      assertTrue(e.getMessage().contains("client-002's late update of round 2 twice"), e.getMessage());
+    }
   }
 
   /** The checkpoint of an aggregation whose ledger lines are {@code committed} (its aggregate last). */

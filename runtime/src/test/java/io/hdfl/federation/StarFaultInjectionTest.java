@@ -86,8 +86,8 @@ class StarFaultInjectionTest {
    * An update that reaches the aggregator after its round's deadline is left out of its round, not
    * counted later: client-002's updates arrive 1.5 s late, with a 1 s deadline, so each lands in the
    * next round (about 0.5 s after the round it missed closed, 0.5 s before the next can close). Its
-   * noise was drawn and it was sent, so its entry is in the ledger all the same (recorded with the
-   * next aggregation, averaged by none), except the last round's: the aggregator stops with the
+   * noise was drawn and it was sent, so its entry is in the ledger all the same (appended as it
+   * arrives, named by the next aggregate, averaged by none), except the last round's: the aggregator stops with the
    * final model.
    */
   @Test

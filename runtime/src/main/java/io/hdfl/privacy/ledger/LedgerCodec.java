@@ -54,7 +54,7 @@ public final class LedgerCodec {
       "variance_present_after", "epsilon", "delta0", "dim", "schedule", "noise_source", "not_for_deployment",
       "contributors", "reason", "prev_hash", "timestamp", "sig");
 
-  /** The optional field of a star aggregate naming the late updates it records ({@link LedgerEntry#late()}). */
+  /** The optional field of a star aggregate naming the late updates recorded since the last aggregate ({@link LedgerEntry#late()}). */
   public static final String LATE = "late";
 
   /** Ed25519 signatures are 64 bytes: 88 base64 characters ending in "==". */
