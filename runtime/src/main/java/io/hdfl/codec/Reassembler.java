@@ -3,7 +3,6 @@ package io.hdfl.codec;
 import io.hdfl.codec.ChunkException.Reason;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,13 +20,9 @@ import java.util.zip.CRC32C;
  * <p>Hostile input is bounded before it costs memory: a message's claimed total length is checked
  * against the per-message maximum and reserved against the cap on buffered bytes, and its claimed
  * chunk count against the maximum chunks per message, before anything is allocated for it; the
- * number of incomplete messages is capped too. So that one sender (a topic) cannot take what the
- * others need, each sender also has a share of both caps (by default a quarter of the messages, and
- * half of the bytes but at least one largest message); a sender over its share is refused, never
- * someone else (with the shipped broker ACL a topic has one writer, so a member of the federation
- * cannot block the others' chunked messages). A message refused by one of these limits is refused
- * once: its other chunks are then discarded silently (counted), since it can never complete without
- * the refused chunk. Chunks may arrive in any order; exact duplicates (MQTT QoS 1
+ * number of incomplete messages is capped too. A message refused by one of these limits is
+ * refused once: its other chunks are then discarded silently (counted), since it can never
+ * complete without the refused chunk. Chunks may arrive in any order; exact duplicates (MQTT QoS 1
  * redelivery) are ignored, also for one timeout after their message completed. A chunk that
  * contradicts earlier chunks of its message is rejected and the message kept. Incomplete messages
  * are dropped {@code timeout} after their first chunk arrived, and counted. The assembled frame
@@ -44,16 +39,12 @@ public final class Reassembler {
   private final long maxBufferedBytes;
   private final int maxChunksPerMessage;
   private final int maxIncompleteMessages;
-  private final int maxIncompletePerSender;
-  private final long maxBufferedBytesPerSender;
   private final LongSupplier clock;
 
   /** Incomplete messages in order of their first chunk (so the oldest is first). */
   private final LinkedHashMap<Key, Partial> partials = new LinkedHashMap<>();
   /** Recently completed or dropped messages, oldest first. */
   private final LinkedHashMap<Key, Finished> finished = new LinkedHashMap<>();
-  /** What each sender with incomplete messages holds of the caps. */
-  private final Map<String, Share> shares = new HashMap<>();
   private long reservedBytes;
   private long bufferedBytes;
   private long completed;
@@ -64,12 +55,6 @@ public final class Reassembler {
   private long rejected;
 
   private record Key(String sender, long messageId) {}
-
-  /** A sender's incomplete messages and their claimed total lengths. */
-  private static final class Share {
-    int messages;
-    long reservedBytes;
-  }
 
   /** A message no longer buffered: forgotten at {@code forgetAt}; completed, or dropped. */
   private record Finished(long forgetAt, boolean completed) {}
@@ -95,10 +80,6 @@ public final class Reassembler {
     maxBufferedBytes = b.maxBufferedBytes;
     maxChunksPerMessage = b.maxChunksPerMessage;
     maxIncompleteMessages = b.maxIncompleteMessages;
-    maxIncompletePerSender = b.maxIncompletePerSender > 0 ? b.maxIncompletePerSender
-        : Math.max(1, maxIncompleteMessages / 4);
-    maxBufferedBytesPerSender = b.maxBufferedBytesPerSender > 0 ? b.maxBufferedBytesPerSender
-        : Math.max(maxBufferedBytes / 2, Math.min(maxMessageBytes, maxBufferedBytes));
     clock = b.clock;
   }
 
@@ -151,34 +132,18 @@ public final class Reassembler {
             + " exceeds the limit of " + maxMessageBytes);
       } else if (h.count() > maxChunksPerMessage) {
         refused = new ChunkException(Reason.TOO_MANY_CHUNKS, h.where() + ": more than " + maxChunksPerMessage + " chunks");
+      } else if (partials.size() >= maxIncompleteMessages) {
+        refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": already " + partials.size()
+            + " incomplete messages");
+      } else if (reservedBytes + h.totalLength() > maxBufferedBytes) {
+        refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength()
+            + " more bytes would exceed the cap of " + maxBufferedBytes + " (" + reservedBytes + " held for incomplete messages)");
       }
       if (refused != null) {
         remember(key, now, false);
         throw refused;
       }
       p = new Partial(h, now);
-      Share share = shares.get(sender);
-      int messages = partials.size();
-      int own = share == null ? 0 : share.messages;
-      long ownBytes = share == null ? 0 : share.reservedBytes;
-      if (own >= maxIncompletePerSender) {
-        refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": its sender already has " + own
-            + " incomplete messages (at most " + maxIncompletePerSender + " a sender)");
-      } else if (messages >= maxIncompleteMessages) {
-        refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": already " + messages
-            + " incomplete messages");
-      } else if (ownBytes + h.totalLength() > maxBufferedBytesPerSender) {
-        refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength() + " more bytes would exceed"
-            + " a sender's share of " + maxBufferedBytesPerSender + " (its incomplete messages hold " + ownBytes + ")");
-      } else if (reservedBytes + h.totalLength() > maxBufferedBytes) {
-        refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength()
-            + " more bytes would exceed the cap of " + maxBufferedBytes + " (" + reservedBytes
-            + " held for incomplete messages)");
-      }
-      if (refused != null) {
-        remember(key, now, false);
-        throw refused;
-      }
     } else if (p.first.count() != h.count() || p.first.totalLength() != h.totalLength()
         || p.first.frameCrc() != h.frameCrc()) {
       throw new ChunkException(Reason.INCONSISTENT, h.where() + ": count, total length or CRC differ from the message's"
@@ -197,9 +162,6 @@ public final class Reassembler {
     if (fresh) {
       partials.put(key, p);
       reservedBytes += h.totalLength();
-      Share share = shares.computeIfAbsent(sender, x -> new Share());
-      share.messages++;
-      share.reservedBytes += h.totalLength();
     }
     p.chunks[h.index()] = Arrays.copyOfRange(packet, ChunkHeader.BYTES, packet.length);
     p.received++;
@@ -208,7 +170,7 @@ public final class Reassembler {
       return Optional.empty();
     }
     partials.remove(key);
-    release(key, p);
+    release(p);
     byte[] frame = new byte[(int) p.first.totalLength()];
     int at = 0;
     for (byte[] c : p.chunks) {
@@ -263,13 +225,8 @@ public final class Reassembler {
   }
 
   /** Accounting for a message that left {@link #partials}. */
-  private void release(Key key, Partial p) {
+  private void release(Partial p) {
     reservedBytes -= p.first.totalLength();
-    Share share = shares.get(key.sender());
-    share.reservedBytes -= p.first.totalLength();
-    if (--share.messages == 0) {
-      shares.remove(key.sender());
-    }
     for (byte[] c : p.chunks) {
       if (c != null) {
         bufferedBytes -= c.length;
@@ -302,7 +259,7 @@ public final class Reassembler {
         break; // insertion order: every later message started later
       }
       it.remove();
-      release(e.getKey(), e.getValue());
+      release(e.getValue());
       remember(e.getKey(), now, false);
       dropped++;
     }
@@ -341,8 +298,6 @@ public final class Reassembler {
     private long maxBufferedBytes = 2L * Expectations.DEFAULT_MAX_FRAME_BYTES;
     private int maxChunksPerMessage = 4096;
     private int maxIncompleteMessages = 64;
-    private int maxIncompletePerSender;
-    private long maxBufferedBytesPerSender;
     private LongSupplier clock = System::nanoTime;
 
     private Builder() {}
@@ -383,24 +338,6 @@ public final class Reassembler {
     /** Most incomplete messages held at once (default 64). */
     public Builder maxIncompleteMessages(int v) {
       maxIncompleteMessages = positive("maxIncompleteMessages", v);
-      return this;
-    }
-
-    /** Most incomplete messages of one sender at once (default a quarter of {@link #maxIncompleteMessages}, at least 1). */
-    public Builder maxIncompletePerSender(int v) {
-      maxIncompletePerSender = positive("maxIncompletePerSender", v);
-      return this;
-    }
-
-    /**
-     * Cap on the claimed total lengths of one sender's incomplete messages (default half of {@link
-     * #maxBufferedBytes}, but at least one message of {@link #maxMessageBytes} where the cap holds one).
-     */
-    public Builder maxBufferedBytesPerSender(long v) {
-      if (v < 1) {
-        throw new IllegalArgumentException("maxBufferedBytesPerSender must be >= 1, got " + v);
-      }
-      maxBufferedBytesPerSender = v;
       return this;
     }
 

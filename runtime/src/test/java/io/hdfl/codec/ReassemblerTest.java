@@ -241,55 +241,6 @@ class ReassemblerTest {
     assertEquals(2, r.stats().incompleteMessages());
   }
 
-  /**
-   * One sender (a topic) cannot take what the others need: beyond its share of the incomplete messages
-   * or of the bytes it is refused, and another sender's message still gets in and completes. Before,
-   * one sender's first chunks could fill both caps and every other chunked message was refused until
-   * they timed out.
-   */
-  @Test
-  void aSenderOverItsShareIsRefusedAndTheOthersStillGetIn() {
-    Reassembler r = builder().maxIncompleteMessages(8).build(); // 2 incomplete messages a sender
-    for (int id = 1; id <= 2; id++) {
-      assertEquals(Optional.empty(), r.offer("flood", chunk(id, 0, 2, FRAME.length, id, new byte[FRAME.length / 2 + 1])));
-    }
-    ChunkException many = reject(Reason.TOO_MANY_MESSAGES, r, "flood",
-        chunk(3, 0, 2, FRAME.length, 3, new byte[FRAME.length / 2 + 1]));
-    assertTrue(many.getMessage().contains("its sender already has 2 incomplete messages (at most 2 a sender)"),
-        many.getMessage());
-    assertArrayEquals(FRAME, offerAll(r, "peer", ChunkSplitter.split(FRAME, 300, 1)).get(0));
-    assertEquals(2, r.stats().incompleteMessages());
-
-    // bytes: a sender's share is half the cap (here two frames of four)
-    Reassembler bytes = builder().maxMessageBytes(FRAME.length).maxBufferedBytes(4L * FRAME.length).build();
-    for (int id = 1; id <= 2; id++) {
-      bytes.offer("flood", chunk(id, 0, 2, FRAME.length, id, new byte[FRAME.length / 2 + 1]));
-    }
-    ChunkException share = reject(Reason.MEMORY_CAP, bytes, "flood",
-        chunk(3, 0, 2, FRAME.length, 3, new byte[FRAME.length / 2 + 1]));
-    assertTrue(share.getMessage().contains("a sender's share of " + 2L * FRAME.length), share.getMessage());
-    assertEquals(2L * FRAME.length, bytes.stats().reservedBytes());
-    // another sender still has the other half: two messages at once
-    List<byte[]> one = ChunkSplitter.split(FRAME, 300, 1);
-    List<byte[]> two = ChunkSplitter.split(FRAME, 300, 2);
-    assertEquals(Optional.empty(), bytes.offer("peer", one.get(0)));
-    assertArrayEquals(FRAME, offerAll(bytes, "peer", two).get(0));
-    assertArrayEquals(FRAME, offerAll(bytes, "peer", one.subList(1, one.size())).get(0));
-    // a share is counted down as its messages leave: the flood's timed out, it may send again
-    now.addAndGet(Duration.ofSeconds(10).toNanos());
-    assertArrayEquals(FRAME, offerAll(bytes, "flood", ChunkSplitter.split(FRAME, 300, 4)).get(0));
-    assertEquals(0, bytes.stats().reservedBytes());
-
-    // a share is never below one largest message where the cap holds one
-    Reassembler tight = builder().maxMessageBytes(FRAME.length).maxBufferedBytes(FRAME.length + 10).build();
-    assertArrayEquals(FRAME, offerAll(tight, "peer", ChunkSplitter.split(FRAME, 300, 1)).get(0));
-    // and can be set
-    Reassembler set = builder().maxBufferedBytesPerSender(FRAME.length - 1).maxIncompletePerSender(1).build();
-    reject(Reason.MEMORY_CAP, set, "peer", ChunkSplitter.split(FRAME, 300, 1).get(0));
-    assertThrows(IllegalArgumentException.class, () -> Reassembler.builder().maxIncompletePerSender(0));
-    assertThrows(IllegalArgumentException.class, () -> Reassembler.builder().maxBufferedBytesPerSender(0));
-  }
-
   @Test
   void malformedChunkHeaders() {
     Reassembler r = builder().build();
