@@ -62,14 +62,19 @@ public final class StarAggregator implements AutoCloseable {
    * since the last aggregate: the next aggregate names them. Worker only.
    */
   private final List<String> lateHashes = new ArrayList<>();
-  /** The (client, round) of every update entry in the ledger. Worker only. */
-  private final java.util.Set<String> recorded = new java.util.HashSet<>();
+  /**
+   * The clients with an update entry in the ledger, by round, for the rounds whose aggregate is among
+   * the ledger's lines in memory (a late update of an older round is refused anyway). Worker only.
+   */
+  private final java.util.TreeMap<Integer, java.util.Set<String>> recorded = new java.util.TreeMap<>();
   private volatile boolean closed;
   /**
    * The frame of the current global model, re-announced until its round completes; null once the final
    * model is out. Written and read on the worker only.
    */
   private byte[] currentGlobal;
+  /** The fewest lines an aggregator's ledger may keep in memory ({@link PrivacyLedger#keptLines}). */
+  static final int MIN_KEPT_LINES = 2 * (LedgerEntry.MAX_CONTRIBUTORS + 1);
   /** How often the current global model is published again (lost retained deliveries, late joiners). */
   static final long REANNOUNCE_MILLIS = 2000;
   private Checkpointer<AggregatorCheckpoint> checkpoints = Checkpointer.none();
@@ -89,6 +94,12 @@ public final class StarAggregator implements AutoCloseable {
    *     aggregator {@link #resume resumes})
    */
   public StarAggregator(PeerContext ctx, int clients, int classes, PrivacyLedger ledger) {
+    if (ledger.keptLines() < MIN_KEPT_LINES) {
+      // a restart completes its last aggregation from the lines in memory: the aggregation and the
+      // late updates before it (at most 900 each)
+      throw new IllegalArgumentException("an aggregator's ledger must keep at least " + MIN_KEPT_LINES
+          + " lines in memory, not " + ledger.keptLines());
+    }
     this.ctx = ctx;
     this.clients = clients;
     this.classes = classes;
@@ -204,7 +215,7 @@ public final class StarAggregator implements AutoCloseable {
     }
     for (LedgerLine l : ledger.lines()) {
       if (l.entry().kind() == LedgerEntry.Kind.UPDATE) {
-        recorded.add(answer(l.entry().peer(), l.entry().round()));
+        record(l.entry().peer(), l.entry().round());
       }
     }
     ctx.transport().subscribe(topics.starUpdates(), 1, ctx.frames().receiver((topic, payload, retained) -> {
@@ -326,7 +337,7 @@ public final class StarAggregator implements AutoCloseable {
    * dropped.
    */
   private void recordLate(ModelEnvelope env) {
-    if (recorded.contains(answer(env.sender(), env.round()))) {
+    if (recorded.getOrDefault(env.round(), java.util.Set.of()).contains(env.sender())) {
       return; // averaged or recorded already
     }
     String problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
@@ -361,7 +372,7 @@ public final class StarAggregator implements AutoCloseable {
       return;
     }
     lateHashes.add(LedgerCodec.hash(text));
-    recorded.add(answer(env.sender(), env.round()));
+    record(env.sender(), env.round());
     LOG.log(System.Logger.Level.INFO, "aggregator: " + Roster.quoted(env.sender()) + "'s update for round " + env.round()
         + " came after the round was averaged (now in round " + round + "): in no average, its entry is recorded"
         + " and the next aggregate names it");
@@ -375,6 +386,11 @@ public final class StarAggregator implements AutoCloseable {
   /** Late updates one aggregate names at most: it names at most MAX_CONTRIBUTORS lines, its round's K among them. */
   private int mostLate() {
     return Math.min(clients, LedgerEntry.MAX_CONTRIBUTORS - clients);
+  }
+
+  /** Notes that the ledger holds {@code client}'s update of {@code round}. */
+  private void record(String client, int round) {
+    recorded.computeIfAbsent(round, r -> new java.util.HashSet<>()).add(client);
   }
 
   private static String answer(String client, int round) {
@@ -516,8 +532,10 @@ public final class StarAggregator implements AutoCloseable {
       }
       lateHashes.clear();
       for (ModelEnvelope u : updates.values()) {
-        recorded.add(answer(u.sender(), aggregated));
+        record(u.sender(), aggregated);
       }
+      // rounds whose aggregate has left the ledger's memory take no late update: forget them
+      ledger.firstAggregateKept().ifPresent(r -> recorded.headMap(r).clear());
       CrashPoints.reached("aggregator.archived", aggregated);
       for (String text : published) {
         ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);

@@ -240,6 +240,23 @@ class StarAggregatorTest {
     }
   }
 
+  /** A restart completes its last aggregation from the ledger's lines in memory: it needs that many. */
+  @Test
+  void anAggregatorRefusesALedgerThatKeepsTooFewLinesInMemory() throws Exception {
+    FederationSettings s = FederationFixture.star(3, 10).build();
+    Transport t = new LoopbackBroker().connect("server");
+    PeerContext ctx = new PeerContext("server", s, t, PeerKeys.generate("server"), new SeededNoiseSource(1,
+        FederationFixture.K), FederationFixture.K, r -> { }, new FrameChannel(t, 0));
+    PrivacyLedger few = PrivacyLedger.builder(s.ledgerSettings()).file(dir.resolve("few.jsonl"))
+        .keepInMemory(StarAggregator.MIN_KEPT_LINES - 1).open();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new StarAggregator(ctx, 3, FederationFixture.CLASSES, few));
+    assertTrue(e.getMessage().contains("at least 1802 lines in memory"), e.getMessage());
+    PrivacyLedger enough = PrivacyLedger.builder(s.ledgerSettings()).file(dir.resolve("enough.jsonl"))
+        .keepInMemory(StarAggregator.MIN_KEPT_LINES).open();
+    new StarAggregator(ctx, 3, FederationFixture.CLASSES, enough).close();
+  }
+
   /** The checkpoint of an aggregation whose ledger lines are {@code committed} (its aggregate last). */
   private static AggregatorCheckpoint checkpointAfter(FederationSettings s, List<LedgerLine> committed) {
     LedgerLine last = committed.get(committed.size() - 1);

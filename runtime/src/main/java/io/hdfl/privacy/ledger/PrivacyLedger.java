@@ -6,15 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The append-only privacy ledger of one model lineage: one signed, hash-chained entry per noise
- * decision ({@link LedgerEntry}, line format in {@link LedgerCodec}). Entries are kept in memory and,
- * when the ledger has a file, persisted as JSON lines.
+ * decision ({@link LedgerEntry}, line format in {@link LedgerCodec}). A ledger without a file keeps
+ * every entry in memory; one with a file persists them as JSON lines and keeps only its last {@link
+ * Builder#keepInMemory} lines in memory (default {@value #DEFAULT_KEPT_LINES}), so that a device's
+ * memory does not grow with a long run (a continuous-learning star grows by K + 1 lines a round): what
+ * the peers need of the past is the chain's end, and the file holds the rest.
  *
  * <p>Persistence: every {@link #append} appends one line and fsyncs before returning, so an entry
  * that was returned is on disk. A crash during the write can leave a torn last line; opening such a
@@ -27,21 +29,31 @@ import java.util.Optional;
  * so that a verifier run catches a wrong accountant.
  */
 public final class PrivacyLedger {
+  /** Lines a ledger with a file keeps in memory unless told otherwise. */
+  public static final int DEFAULT_KEPT_LINES = 8192;
+
   private final LedgerSettings settings;
   private final Path file;
   private final Clock clock;
-  private final List<LedgerLine> lines = new ArrayList<>();
+  private final int kept;
+  /** The last {@link #kept} lines (all of them without a file), oldest first. */
+  private final java.util.ArrayDeque<LedgerLine> lines = new java.util.ArrayDeque<>();
+  private int size;
   private String lastHash = LedgerEntry.GENESIS_HASH;
-  /** Star: the aggregate entries by round, with their hashes (what a client update of a later round chains to). */
+  /**
+   * Star: the aggregate entries by round, with their hashes (what a client update of a later round
+   * chains to), of the aggregates among the lines in memory.
+   */
   private final java.util.TreeMap<Integer, Aggregate> aggregates = new java.util.TreeMap<>();
 
   /** A star aggregate entry and the hash of its line. */
   public record Aggregate(LedgerEntry entry, String hash) {}
 
-  private PrivacyLedger(LedgerSettings settings, Path file, Clock clock) {
+  private PrivacyLedger(LedgerSettings settings, Path file, Clock clock, int kept) {
     this.settings = settings;
     this.file = file;
     this.clock = clock;
+    this.kept = kept;
   }
 
   /** A ledger with the given settings; see {@link Builder}. */
@@ -51,7 +63,7 @@ public final class PrivacyLedger {
 
   /** A ledger kept only in memory (until {@link #writeTo}). */
   public static PrivacyLedger inMemory(LedgerSettings settings) {
-    return new PrivacyLedger(settings, null, Clock.systemUTC());
+    return new PrivacyLedger(settings, null, Clock.systemUTC(), Integer.MAX_VALUE);
   }
 
   /** Configures and opens a ledger. */
@@ -59,6 +71,7 @@ public final class PrivacyLedger {
     private final LedgerSettings settings;
     private Path file;
     private Clock clock = Clock.systemUTC();
+    private int kept = DEFAULT_KEPT_LINES;
 
     private Builder(LedgerSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -67,6 +80,18 @@ public final class PrivacyLedger {
     /** Persist to this file: created if absent, continued (after reading and checking it) if present. */
     public Builder file(Path ledgerFile) {
       this.file = ledgerFile;
+      return this;
+    }
+
+    /**
+     * How many of its last lines a ledger with a file keeps in memory (default {@value
+     * #DEFAULT_KEPT_LINES}); a ledger without a file keeps all.
+     */
+    public Builder keepInMemory(int lines) {
+      if (lines < 1) {
+        throw new IllegalArgumentException("a ledger keeps at least 1 line in memory, got " + lines);
+      }
+      this.kept = lines;
       return this;
     }
 
@@ -83,7 +108,7 @@ public final class PrivacyLedger {
      * @throws IllegalArgumentException (one line naming the file and line) if the file is not such a ledger
      */
     public PrivacyLedger open() throws IOException {
-      PrivacyLedger ledger = new PrivacyLedger(settings, file, clock);
+      PrivacyLedger ledger = new PrivacyLedger(settings, file, clock, file == null ? Integer.MAX_VALUE : kept);
       if (file != null && Files.exists(file)) {
         ledger.load();
       }
@@ -126,13 +151,22 @@ public final class PrivacyLedger {
     return Optional.ofNullable(file);
   }
 
+  /** How many entries the ledger holds (in memory and in its file). */
   public synchronized int size() {
-    return lines.size();
+    return size;
   }
 
-  /** The entries so far, oldest first (a snapshot). */
+  /**
+   * The entries held in memory, oldest first (a snapshot): all of them for a ledger without a file,
+   * the last {@link #keptLines} for one with a file.
+   */
   public synchronized List<LedgerLine> lines() {
     return List.copyOf(lines);
+  }
+
+  /** How many of its last lines this ledger keeps in memory ({@link Integer#MAX_VALUE}: all). */
+  public int keptLines() {
+    return kept;
   }
 
   /** Hash of the last entry's line: the next entry's prev_hash (64 zeros while empty). */
@@ -184,10 +218,16 @@ public final class PrivacyLedger {
     return e == null ? Optional.empty() : Optional.of(e.getValue());
   }
 
+  /** Star: the first round whose aggregate is among the lines in memory (empty if none is). */
+  public synchronized java.util.OptionalInt firstAggregateKept() {
+    return aggregates.isEmpty() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(aggregates.firstKey());
+  }
+
   /**
    * Star: why {@code e}, a client update of a round this ledger already aggregated, cannot be recorded
    * here as a late update (one that came after its round was averaged), or null if it can: it has this
-   * ledger's settings, its round was aggregated here, it chains to the model of its round and its
+   * ledger's settings, its round was aggregated here (recently enough that the round's aggregate and
+   * the one before are among the lines in memory), it chains to the model of its round and its
    * numbers start from that model as its schedule says — what {@link LedgerVerifier} checks of it,
    * bar the signature.
    */
@@ -196,7 +236,9 @@ public final class PrivacyLedger {
       return "its entry does not match the federation's ledger settings";
     }
     if (e.round() < 1 || !aggregates.containsKey(e.round())) {
-      return "its round " + e.round() + " was not averaged here";
+      return "its round " + e.round() + " was not averaged here" + (size > lines.size() && e.round() >= 1
+          && (aggregates.isEmpty() || e.round() < aggregates.firstKey()) ? ", or too long ago to record (the ledger keeps"
+          + " its last " + kept + " lines in memory)" : "");
     }
     if (!e.prevHash().equals(chainTargetFor(LedgerEntry.Kind.UPDATE, e.round()))) {
       return "its entry does not chain to the global model of round " + e.round();
@@ -242,7 +284,7 @@ public final class PrivacyLedger {
 
   /** {@link #appendLine(LedgerLine)} for a line's text (parsed once, here). */
   public synchronized LedgerLine appendLine(String text) throws IOException {
-    if (lines.size() >= LedgerReader.MAX_ENTRIES) {
+    if (size >= LedgerReader.MAX_ENTRIES) {
       throw new IllegalStateException("ledger is full (" + LedgerReader.MAX_ENTRIES + " entries)");
     }
     LedgerEntry e = LedgerCodec.parse(text);
@@ -263,16 +305,34 @@ public final class PrivacyLedger {
 
   private LedgerLine stored(String text, LedgerEntry e) {
     LedgerLine stored = new LedgerLine(text, e);
-    lines.add(stored);
+    lines.addLast(stored);
+    size++;
     lastHash = LedgerCodec.hash(text);
     if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
       aggregates.put(e.round(), new Aggregate(e, lastHash));
     }
+    if (lines.size() > kept) {
+      LedgerLine gone = lines.removeFirst(); // still in the file
+      if (gone.entry().kind() == LedgerEntry.Kind.AGGREGATE) {
+        Aggregate a = aggregates.get(gone.entry().round());
+        if (a != null && a.entry() == gone.entry()) {
+          aggregates.remove(gone.entry().round());
+        }
+      }
+    }
     return stored;
   }
 
-  /** Writes all entries to {@code target} atomically (replacing it), one line each. */
+  /**
+   * Writes all entries to {@code target} atomically (replacing it), one line each.
+   *
+   * @throws IllegalStateException if some entries are only in this ledger's file (copy the file instead)
+   */
   public synchronized void writeTo(Path target) throws IOException {
+    if (size != lines.size()) {
+      throw new IllegalStateException("this ledger keeps only its last " + kept + " lines in memory: " + file
+          + " holds all " + size);
+    }
     List<LedgerLine> snapshot = List.copyOf(lines);
     AtomicFile.write(target, out -> {
       for (LedgerLine l : snapshot) {

@@ -218,4 +218,69 @@ class PrivacyLedgerTest {
         e.presentAfter(), e.epsilon(), e.delta0(), e.dim(), e.schedule(), e.source(), e.notForDeployment(),
         e.contributors(), e.reason(), prevHash, e.timestamp(), e.signature());
   }
+
+  /**
+   * A ledger with a file keeps only its last lines in memory (its file holds them all), so a device's
+   * memory does not grow with the run; it goes on chaining and appending as before. Before, it held
+   * every line, and a long continuous-learning run grew by K + 1 lines a round until the heap ran out.
+   */
+  @Test
+  void aLedgerWithAFileKeepsOnlyItsLastLinesInMemory() throws Exception {
+    LedgerSimulation.Result sim = LedgerSimulation.ring(P).federation("fed").peers(3).rounds(5).samplesPerPeer(10)
+        .source(Source.SECURE).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    assertEquals(15, all.size());
+    Path file = dir.resolve("ring.jsonl");
+    PrivacyLedger first = PrivacyLedger.builder(SETTINGS).file(file).keepInMemory(4).open();
+    for (LedgerLine l : all.subList(0, 12)) {
+      first.appendLine(l);
+    }
+    assertEquals(12, first.size());
+    assertEquals(all.subList(8, 12), first.lines());
+    PrivacyLedger reopened = PrivacyLedger.builder(SETTINGS).file(file).keepInMemory(4).open();
+    assertEquals(12, reopened.size());
+    assertEquals(all.subList(8, 12), reopened.lines());
+    assertEquals(all.get(11).hash(), reopened.lastHash());
+    for (LedgerLine l : all.subList(12, 15)) {
+      reopened.appendLine(l);
+    }
+    assertEquals(15, reopened.size());
+    assertEquals(all.subList(11, 15), reopened.lines());
+    assertEquals(all.stream().map(LedgerLine::text).toList(), Files.readAllLines(file));
+    IllegalStateException partial = assertThrows(IllegalStateException.class,
+        () -> reopened.writeTo(dir.resolve("copy.jsonl")));
+    assertTrue(partial.getMessage().contains("keeps only its last 4 lines"), partial.getMessage());
+    // the default keeps thousands; a ledger without a file keeps every line
+    assertEquals(PrivacyLedger.DEFAULT_KEPT_LINES, PrivacyLedger.builder(SETTINGS).file(file).open().keptLines());
+    assertEquals(15, PrivacyLedger.builder(SETTINGS).file(file).open().lines().size());
+    assertEquals(Integer.MAX_VALUE, PrivacyLedger.builder(SETTINGS).keepInMemory(4).open().keptLines());
+    assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.builder(SETTINGS).keepInMemory(0));
+  }
+
+  /**
+   * A star ledger keeping only its last lines still chains client updates to the last aggregate, and
+   * refuses a late update of a round whose aggregate has left its memory, saying why.
+   */
+  @Test
+  void aStarLedgerKeepingItsLastLinesRefusesALateUpdateOfARoundItNoLongerHolds() throws Exception {
+    PrivacyParameters p = PrivacyParameters.perSampleDelta(2000, 1.0);
+    LedgerSimulation.Result sim = LedgerSimulation.star(p).federation("fed").peers(2).rounds(4).samplesPerPeer(10)
+        .late(2, 1).late(2, 3).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    LedgerSettings star = new LedgerSettings("fed", Topology.STAR, Schedule.FEDHDP, p);
+    Path file = dir.resolve("star.jsonl");
+    sim.writeTo(file, dir.resolve("keys"));
+    PrivacyLedger kept = PrivacyLedger.builder(star).file(file).keepInMemory(3).open();
+    PrivacyLedger whole = PrivacyLedger.builder(star).file(file).open();
+    assertEquals(all.size(), kept.size());
+    assertEquals(whole.chainTargetFor(LedgerEntry.Kind.UPDATE), kept.chainTargetFor(LedgerEntry.Kind.UPDATE));
+    assertEquals(4, kept.firstAggregateKept().getAsInt());
+    assertEquals(1, whole.firstAggregateKept().getAsInt());
+    LedgerEntry lateOfRound1 = all.stream().map(LedgerLine::entry)
+        .filter(e -> e.peer().equals("client-002") && e.round() == 1).findFirst().orElseThrow();
+    // the whole ledger would take it again as far as the chain and numbers go (dedup is the aggregator's)
+    assertNull(whole.lateUpdateProblem(lateOfRound1));
+    assertEquals("its round 1 was not averaged here, or too long ago to record (the ledger keeps its last 3 lines"
+        + " in memory)", kept.lateUpdateProblem(lateOfRound1));
+  }
 }
