@@ -340,7 +340,8 @@ public final class StarAggregator implements AutoCloseable {
     if (recorded.getOrDefault(env.round(), java.util.Set.of()).contains(env.sender())) {
       return; // averaged or recorded already
     }
-    String problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
+    String target = ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round());
+    String problem = target == null ? ledger.tooLongAgo(env.round()) : entryProblem(env, env.round(), target,
         ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
         "the global model of round " + env.round());
     if (problem == null) {

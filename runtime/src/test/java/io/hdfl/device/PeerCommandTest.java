@@ -365,25 +365,63 @@ class PeerCommandTest {
     try (EmbeddedBroker broker = new EmbeddedBroker().start();
         io.hdfl.transport.Transport gateway = io.hdfl.transport.MqttTransport.connect(
             io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("gateway").build())) {
-      String ingest = String.join("\n", "data.source = mqtt-json", "per-round = 10", "window.warmup = 50",
-          "ingest.rate = 50", "ingest.channels = load[%] = /spindle/load, temp[C] = /temp", "ingest.timestamp = /ts",
-          "ingest.label = /quality", "ingest.classes = nominal, under, over", "ingest.topic = plant-7/");
-      List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), "star.clients = 2\nfeatures = 20"),
-          config("cell-a", "star-client", broker.uri(), ingest + "cell-a/telemetry"),
-          config("cell-b", "star-client", broker.uri(), ingest + "cell-b/telemetry"));
-      enrol(configs);
-      String[] names = {"nominal", "under", "over"};
-      runWhileFeeding(configs, () -> { }, i -> {
-        int label = (i / 20) % 3;
-        for (String cell : List.of("cell-a", "cell-b")) {
-          String json = String.format(java.util.Locale.ROOT,
-              "{\"ts\":%d,\"spindle\":{\"load\":%.3f},\"temp\":%.3f,\"quality\":\"%s\"}", T0 + 20L * i,
-              10 + 5 * label + Math.sin(i * 0.1), 30 - label + 0.1 * Math.cos(i), names[label]);
-          gateway.publish("plant-7/" + cell + "/telemetry", json.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0,
-              false);
-        }
-      });
+      learnFromJsonTelemetry(broker.uri(), gateway, "");
     }
+  }
+
+  /**
+   * The ingest connection to a gateway broker of its own that serves TLS and wants a client
+   * certificate: the device trusts the gateway through `ingest.ca` and proves itself with
+   * `ingest.cert`/`ingest.key`, all read beside its config, while the federation's connection stays
+   * plain. (Until the eighteenth session no test went over this TLS code for the ingest connection.)
+   */
+  @Test
+  void starClientsLearnFromJsonTelemetryOverAGatewayBrokerThatWantsTlsClientCertificates() throws Exception {
+    var ca = io.hdfl.transport.TestCertificates.ca("plant-7 gateway CA");
+    var server = io.hdfl.transport.TestCertificates.server("localhost", ca);
+    io.hdfl.transport.TestCertificates.writeCertPem(dir.resolve("gateway-ca.pem"), ca.cert());
+    var device = io.hdfl.transport.TestCertificates.client("cells", ca);
+    io.hdfl.transport.TestCertificates.writeCertPem(dir.resolve("cells.pem"), device.cert(), ca.cert());
+    io.hdfl.transport.TestCertificates.writeKeyPem(dir.resolve("cells.key"), device.key());
+    try (EmbeddedBroker broker = new EmbeddedBroker().start();
+        EmbeddedBroker gatewayBroker = EmbeddedBroker.builder()
+            .tls(io.hdfl.transport.TestCertificates.keyManagers(server, ca), io.hdfl.transport.TestCertificates.trust(ca))
+            .build().start();
+        io.hdfl.transport.Transport gateway = io.hdfl.transport.MqttTransport.connect(
+            io.hdfl.transport.MqttSettings.builder("ssl://localhost:" + gatewayBroker.port()).clientId("gateway")
+                .caFile(dir.resolve("gateway-ca.pem"))
+                .clientCertificate(dir.resolve("cells.pem"), dir.resolve("cells.key")).build())) {
+      assertTrue(broker.uri().startsWith("tcp://"));
+      learnFromJsonTelemetry(broker.uri(), gateway, String.join("\n",
+          "ingest.broker = ssl://localhost:" + gatewayBroker.port(), "ingest.ca = gateway-ca.pem",
+          "ingest.cert = cells.pem", "ingest.key = cells.key", ""));
+    }
+  }
+
+  /**
+   * An aggregator and two star clients over {@code federationBroker}, the clients learning from JSON
+   * telemetry that {@code gateway} publishes, with the clients' {@code ingestKeys}; the ledger verifies.
+   */
+  private void learnFromJsonTelemetry(String federationBroker, io.hdfl.transport.Transport gateway, String ingestKeys)
+      throws Exception {
+    String ingest = ingestKeys + String.join("\n", "data.source = mqtt-json", "per-round = 10", "window.warmup = 50",
+        "ingest.rate = 50", "ingest.channels = load[%] = /spindle/load, temp[C] = /temp", "ingest.timestamp = /ts",
+        "ingest.label = /quality", "ingest.classes = nominal, under, over", "ingest.topic = plant-7/");
+    List<Path> configs = List.of(config("agg", "aggregator", federationBroker, "star.clients = 2\nfeatures = 20"),
+        config("cell-a", "star-client", federationBroker, ingest + "cell-a/telemetry"),
+        config("cell-b", "star-client", federationBroker, ingest + "cell-b/telemetry"));
+    enrol(configs);
+    String[] names = {"nominal", "under", "over"};
+    runWhileFeeding(configs, () -> { }, i -> {
+      int label = (i / 20) % 3;
+      for (String cell : List.of("cell-a", "cell-b")) {
+        String json = String.format(java.util.Locale.ROOT,
+            "{\"ts\":%d,\"spindle\":{\"load\":%.3f},\"temp\":%.3f,\"quality\":\"%s\"}", T0 + 20L * i,
+            10 + 5 * label + Math.sin(i * 0.1), 30 - label + 0.1 * Math.cos(i), names[label]);
+        gateway.publish("plant-7/" + cell + "/telemetry", json.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0,
+            false);
+      }
+    });
     Verification v = verifiedLedger("agg", List.of("agg", "cell-a", "cell-b"));
     assertTrue(v.ok(), v.summary());
     assertEquals(9, v.entries());

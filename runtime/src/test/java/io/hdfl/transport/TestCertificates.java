@@ -31,11 +31,11 @@ import javax.net.ssl.TrustManagerFactory;
  * Test PKI without external tools: EC P-256 keys and X.509 v3 certificates (CA, server, client)
  * encoded with a minimal DER writer and signed with SHA256withECDSA.
  */
-final class TestCertificates {
+public final class TestCertificates {
   private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
 
   /** A key pair and its certificate. */
-  record Issued(KeyPair keys, X509Certificate cert) {
+  public record Issued(KeyPair keys, X509Certificate cert) {
     PrivateKey key() {
       return keys.getPrivate();
     }
@@ -43,25 +43,25 @@ final class TestCertificates {
 
   private TestCertificates() {}
 
-  static Issued ca(String cn) throws GeneralSecurityException {
+  public static Issued ca(String cn) throws GeneralSecurityException {
     KeyPair kp = ecKeyPair();
     byte[] basicConstraintsCa = seq(bool(true));
     return new Issued(kp, sign(cn, kp, cn, kp.getPrivate(), ext("2.5.29.19", true, basicConstraintsCa)));
   }
 
   /** A server certificate for the DNS name {@code dnsName} (as subjectAltName). */
-  static Issued server(String dnsName, Issued ca) throws GeneralSecurityException {
+  public static Issued server(String dnsName, Issued ca) throws GeneralSecurityException {
     KeyPair kp = ecKeyPair();
     byte[] san = seq(tlv(0x82, dnsName.getBytes(StandardCharsets.US_ASCII)));
     return new Issued(kp, sign(dnsName, kp, subject(ca), ca.key(), ext("2.5.29.17", false, san)));
   }
 
-  static Issued client(String cn, Issued ca) throws GeneralSecurityException {
+  public static Issued client(String cn, Issued ca) throws GeneralSecurityException {
     KeyPair kp = ecKeyPair();
     return new Issued(kp, sign(cn, kp, subject(ca), ca.key()));
   }
 
-  static KeyManagerFactory keyManagers(Issued leaf, Issued ca) throws GeneralSecurityException, IOException {
+  public static KeyManagerFactory keyManagers(Issued leaf, Issued ca) throws GeneralSecurityException, IOException {
     KeyStore ks = KeyStore.getInstance("PKCS12");
     ks.load(null, null);
     char[] pass = "test".toCharArray();
@@ -71,7 +71,7 @@ final class TestCertificates {
     return kmf;
   }
 
-  static TrustManagerFactory trust(Issued ca) throws GeneralSecurityException, IOException {
+  public static TrustManagerFactory trust(Issued ca) throws GeneralSecurityException, IOException {
     KeyStore ks = KeyStore.getInstance("PKCS12");
     ks.load(null, null);
     ks.setCertificateEntry("ca", ca.cert());
@@ -80,7 +80,7 @@ final class TestCertificates {
     return tmf;
   }
 
-  static Path writeCertPem(Path file, X509Certificate... certs) throws IOException, GeneralSecurityException {
+  public static Path writeCertPem(Path file, X509Certificate... certs) throws IOException, GeneralSecurityException {
     StringBuilder sb = new StringBuilder();
     for (X509Certificate c : certs) {
       sb.append(pem("CERTIFICATE", c.getEncoded()));
@@ -88,7 +88,7 @@ final class TestCertificates {
     return Files.writeString(file, sb);
   }
 
-  static Path writeKeyPem(Path file, PrivateKey key) throws IOException {
+  public static Path writeKeyPem(Path file, PrivateKey key) throws IOException {
     return Files.writeString(file, pem("PRIVATE KEY", key.getEncoded()));
   }
 

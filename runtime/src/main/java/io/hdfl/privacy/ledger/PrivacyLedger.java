@@ -45,6 +45,8 @@ public final class PrivacyLedger {
    * chains to), of the aggregates among the lines in memory.
    */
   private final java.util.TreeMap<Integer, Aggregate> aggregates = new java.util.TreeMap<>();
+  /** Star: whether an aggregate has left memory (then a round before every kept one has no known target). */
+  private boolean aggregatesDropped;
 
   /** A star aggregate entry and the hash of its line. */
   public record Aggregate(LedgerEntry entry, String hash) {}
@@ -128,7 +130,10 @@ public final class PrivacyLedger {
         } catch (LedgerFormatException ex) {
           throw new IllegalArgumentException(file + ": " + ex.atLine(n).getMessage(), ex);
         }
-        if (!e.prevHash().equals(chainTargetFor(e.kind(), e.round()))) {
+        String target = chainTargetFor(e.kind(), e.round());
+        // (a late update chained to an aggregate no longer in memory cannot be checked here: the
+        // verifier, which keeps every aggregate's hash, checks it)
+        if (target != null && !e.prevHash().equals(target)) {
           throw new IllegalArgumentException(file + ": line " + n + ": prev_hash does not match the entry it must chain to");
         }
         if (!settings.matches(e)) {
@@ -181,7 +186,11 @@ public final class PrivacyLedger {
    * @throws IllegalArgumentException if the signer is not the record's peer or a value cannot be written
    */
   public synchronized LedgerLine append(PeerKeys signer, NoiseRecord record) throws IOException {
-    return appendLine(sign(signer, record, chainTargetFor(record.kind(), record.round())));
+    String target = chainTargetFor(record.kind(), record.round());
+    if (target == null) {
+      throw new IllegalArgumentException(tooLongAgo(record.round()));
+    }
+    return appendLine(sign(signer, record, target));
   }
 
   /**
@@ -203,16 +212,21 @@ public final class PrivacyLedger {
    * #chainTargetFor(LedgerEntry.Kind)}, except that a star client update chains to the last aggregate of
    * a round before its own: the global model it trained on. So an update that reached the aggregator
    * after its round was averaged (late: noised and sent, but in no average) is recorded after that
-   * aggregate and still chains to the model it trained on.
+   * aggregate and still chains to the model it trained on. Null when that aggregate has left memory
+   * ({@link Builder#keepInMemory}): this ledger no longer knows it.
    */
   public synchronized String chainTargetFor(LedgerEntry.Kind kind, int round) {
     if (settings.topology() == LedgerEntry.Topology.STAR && kind == LedgerEntry.Kind.UPDATE) {
-      return aggregateBefore(round).map(Aggregate::hash).orElse(LedgerEntry.GENESIS_HASH);
+      var e = aggregates.lowerEntry(round);
+      return e != null ? e.getValue().hash() : aggregatesDropped ? null : LedgerEntry.GENESIS_HASH;
     }
     return lastHash;
   }
 
-  /** Star: the last aggregate of a round before {@code round} (empty before the first aggregate). */
+  /**
+   * Star: the last aggregate of a round before {@code round} (empty before the first aggregate, and
+   * when it has left memory: see {@link #chainTargetFor(LedgerEntry.Kind, int)}).
+   */
   public synchronized Optional<Aggregate> aggregateBefore(int round) {
     var e = aggregates.lowerEntry(round);
     return e == null ? Optional.empty() : Optional.of(e.getValue());
@@ -235,15 +249,23 @@ public final class PrivacyLedger {
     if (!settings.matches(e)) {
       return "its entry does not match the federation's ledger settings";
     }
-    if (e.round() < 1 || !aggregates.containsKey(e.round())) {
-      return "its round " + e.round() + " was not averaged here" + (size > lines.size() && e.round() >= 1
-          && (aggregates.isEmpty() || e.round() < aggregates.firstKey()) ? ", or too long ago to record (the ledger keeps"
-          + " its last " + kept + " lines in memory)" : "");
+    String target = chainTargetFor(LedgerEntry.Kind.UPDATE, e.round());
+    if (e.round() >= 1 && aggregatesDropped && (!aggregates.containsKey(e.round()) || target == null)) {
+      return tooLongAgo(e.round());
     }
-    if (!e.prevHash().equals(chainTargetFor(LedgerEntry.Kind.UPDATE, e.round()))) {
+    if (e.round() < 1 || !aggregates.containsKey(e.round())) {
+      return "its round " + e.round() + " was not averaged here";
+    }
+    if (!e.prevHash().equals(target)) {
       return "its entry does not chain to the global model of round " + e.round();
     }
     return ScheduleConformance.lateUpdate(e, aggregateBefore(e.round()).map(Aggregate::entry).orElse(null));
+  }
+
+  /** Why an update of {@code round} is too old to record: the aggregates it needs have left memory. */
+  public String tooLongAgo(int round) {
+    return "its round " + round + " was averaged too long ago to record (the ledger keeps the aggregates of its"
+        + " last " + kept + " lines in memory, and a late update needs its round's and the one before)";
   }
 
   /**
@@ -293,6 +315,10 @@ public final class PrivacyLedger {
           + settings);
     }
     String expected = chainTargetFor(e.kind(), e.round());
+    if (expected == null) {
+      throw new IllegalArgumentException("entry of peer '" + e.peer() + "' (round " + e.round() + ", step "
+          + e.step() + ") chains to an aggregate this ledger no longer holds in memory");
+    }
     if (!e.prevHash().equals(expected)) {
       throw new IllegalArgumentException("entry of peer '" + e.peer() + "' (round " + e.round() + ", step "
           + e.step() + ") does not chain to " + expected);
@@ -317,6 +343,7 @@ public final class PrivacyLedger {
         Aggregate a = aggregates.get(gone.entry().round());
         if (a != null && a.entry() == gone.entry()) {
           aggregates.remove(gone.entry().round());
+          aggregatesDropped = true;
         }
       }
     }

@@ -258,29 +258,53 @@ class PrivacyLedgerTest {
   }
 
   /**
-   * A star ledger keeping only its last lines still chains client updates to the last aggregate, and
-   * refuses a late update of a round whose aggregate has left its memory, saying why.
+   * A star ledger keeping only its last lines still chains client updates to the last aggregate; it
+   * refuses a late update whose round's aggregate, or the one before, has left its memory — also one
+   * chained to genesis, which the ledger can no longer tell from the truth (the verifier, holding
+   * every aggregate's hash, would refuse it) — and it opens a file whose late updates chain to
+   * aggregates it no longer holds.
    */
   @Test
   void aStarLedgerKeepingItsLastLinesRefusesALateUpdateOfARoundItNoLongerHolds() throws Exception {
     PrivacyParameters p = PrivacyParameters.perSampleDelta(2000, 1.0);
+    // r1: client-001, aggregate, client-002 late; r2: both, aggregate; r3: client-001, aggregate,
+    // client-002 late; r4: both, aggregate (12 lines)
     LedgerSimulation.Result sim = LedgerSimulation.star(p).federation("fed").peers(2).rounds(4).samplesPerPeer(10)
         .late(2, 1).late(2, 3).build();
     List<LedgerLine> all = sim.ledger().lines();
+    assertEquals(12, all.size());
     LedgerSettings star = new LedgerSettings("fed", Topology.STAR, Schedule.FEDHDP, p);
     Path file = dir.resolve("star.jsonl");
     sim.writeTo(file, dir.resolve("keys"));
     PrivacyLedger kept = PrivacyLedger.builder(star).file(file).keepInMemory(3).open();
     PrivacyLedger whole = PrivacyLedger.builder(star).file(file).open();
-    assertEquals(all.size(), kept.size());
+    assertEquals(12, kept.size());
     assertEquals(whole.chainTargetFor(LedgerEntry.Kind.UPDATE), kept.chainTargetFor(LedgerEntry.Kind.UPDATE));
     assertEquals(4, kept.firstAggregateKept().getAsInt());
     assertEquals(1, whole.firstAggregateKept().getAsInt());
-    LedgerEntry lateOfRound1 = all.stream().map(LedgerLine::entry)
-        .filter(e -> e.peer().equals("client-002") && e.round() == 1).findFirst().orElseThrow();
-    // the whole ledger would take it again as far as the chain and numbers go (dedup is the aggregator's)
-    assertNull(whole.lateUpdateProblem(lateOfRound1));
-    assertEquals("its round 1 was not averaged here, or too long ago to record (the ledger keeps its last 3 lines"
-        + " in memory)", kept.lateUpdateProblem(lateOfRound1));
+    assertNull(kept.chainTargetFor(LedgerEntry.Kind.UPDATE, 4), "round 3's aggregate left memory");
+    String tooOld = "was averaged too long ago to record (the ledger keeps the aggregates of its last 3 lines in memory";
+    // round 1: its aggregate left memory
+    LedgerEntry lateOfRound1 = all.get(2).entry();
+    assertEquals("client-002", lateOfRound1.peer());
+    assertNull(whole.lateUpdateProblem(lateOfRound1), "the whole ledger would take it (dedup is the aggregator's)");
+    assertTrue(kept.lateUpdateProblem(lateOfRound1).contains("round 1 " + tooOld), kept.lateUpdateProblem(lateOfRound1));
+    // round 4, the first kept: the aggregate before it left memory, so its chain target is unknown
+    LedgerEntry ofRound4 = all.get(10).entry();
+    assertNull(whole.lateUpdateProblem(ofRound4));
+    assertTrue(kept.lateUpdateProblem(ofRound4).contains("round 4 " + tooOld), kept.lateUpdateProblem(ofRound4));
+    // a round-4 update chained to genesis, as if it had trained on an empty model: not taken for one
+    LedgerLine forged = kept.sign(sim.keys().get("client-002"), NoiseRecord.update("client-002", 4, 4, 10, 10,
+        p.requiredVariance(10, 1), 0, p.requiredVariance(10, 1), p.requiredVariance(10, 1), Source.SEEDED, "forged"),
+        LedgerEntry.GENESIS_HASH);
+    assertTrue(kept.lateUpdateProblem(forged.entry()).contains(tooOld), kept.lateUpdateProblem(forged.entry()));
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> kept.appendLine(forged));
+    assertTrue(unknown.getMessage().contains("chains to an aggregate this ledger no longer holds"), unknown.getMessage());
+    assertEquals(12, Files.readAllLines(file).size(), "nothing appended");
+    // client-002's late update of round 3 (line 9) chains to round 2's aggregate (line 6): a ledger
+    // keeping 2 lines has dropped that aggregate when it reads line 9, and opens the file all the same
+    PrivacyLedger two = PrivacyLedger.builder(star).file(file).keepInMemory(2).open();
+    assertEquals(12, two.size());
+    assertEquals(all.subList(10, 12), two.lines());
   }
 }
