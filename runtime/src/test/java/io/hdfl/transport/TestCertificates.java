@@ -36,7 +36,7 @@ public final class TestCertificates {
 
   /** A key pair and its certificate. */
   public record Issued(KeyPair keys, X509Certificate cert) {
-    PrivateKey key() {
+    public PrivateKey key() {
       return keys.getPrivate();
     }
   }
