@@ -95,8 +95,9 @@ public final class StarAggregator implements AutoCloseable {
    */
   public StarAggregator(PeerContext ctx, int clients, int classes, PrivacyLedger ledger) {
     if (ledger.keptLines() < MIN_KEPT_LINES) {
-      // a restart completes its last aggregation from the lines in memory: the aggregation and the
-      // late updates before it (at most 900 each)
+      // a restart completes its last aggregation from the lines in memory: the aggregation (K + 1 lines)
+      // and the late updates recorded after it (at most min(K, 900 - K)), under 1000 lines; twice
+      // that leaves room
       throw new IllegalArgumentException("an aggregator's ledger must keep at least " + MIN_KEPT_LINES
           + " lines in memory, not " + ledger.keptLines());
     }
@@ -171,7 +172,8 @@ public final class StarAggregator implements AutoCloseable {
     } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
       throw new IllegalArgumentException("the checkpoint's first ledger line does not parse: " + e.getMessage(), e);
     }
-    // its first line is a client update (one recorded late, or one of the round): where it chains
+    // its first line is a client update (one of the round, or in a checkpoint written before the
+    // eighteenth session one recorded late): where it chains
     if (present == 0 && !have.isEmpty() && !opening.prevHash().equals(ledger.chainTargetFor(opening.kind(),
         opening.round()))) {
       throw new IllegalArgumentException(ledger.file().orElse(null) + " does not continue into the aggregation of round "
@@ -332,16 +334,16 @@ public final class StarAggregator implements AutoCloseable {
   /**
    * Records the entry of an update that came after its round was averaged (appended now, named by the
    * next aggregate): its noise was drawn and it was sent, so the ledger shows it, though no average
-   * holds it. Another copy
-   * of an update already averaged or recorded (a client sends its update again while a round waits) is
-   * dropped.
+   * holds it. Another copy of an update already averaged or recorded (a client sends its update again
+   * while a round waits) is dropped.
    */
   private void recordLate(ModelEnvelope env) {
     if (recorded.getOrDefault(env.round(), java.util.Set.of()).contains(env.sender())) {
       return; // averaged or recorded already
     }
     String target = ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round());
-    String problem = target == null ? ledger.tooLongAgo(env.round()) : entryProblem(env, env.round(), target,
+    String problem = target == null && env.round() >= 1 ? ledger.tooLongAgo(env.round())
+        : entryProblem(env, env.round(), target,
         ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
         "the global model of round " + env.round());
     if (problem == null) {

@@ -43,29 +43,14 @@ class StarAggregatorTest {
         .samplesPerPeer(10).late(2, 1).build();
     List<LedgerLine> all = sim.ledger().lines();
     assertEquals(8, all.size());
-    List<String> committed = all.subList(3, 8).stream().map(LedgerLine::text).toList(); // the round-2 aggregation
-    LedgerLine last = all.get(7);
-    ModelEnvelope global = new ModelEnvelope(ModelEnvelope.Kind.GLOBAL_MODEL, s.federation(), "server", 3, 3,
-        s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(),
-        FederationFixture.CLASSES, last.entry().presentAfter(), last.entry().samplesTotal(), List.of(last.text()), null,
-        new float[FederationFixture.CLASSES * s.encoder().dim()]);
-    AggregatorCheckpoint checkpoint = new AggregatorCheckpoint(3,
-        new ModelNoiseState(last.entry().presentAfter(), last.entry().samplesTotal()), 0, committed, global);
+    AggregatorCheckpoint checkpoint = checkpointAfter(s, all.subList(3, 8)); // the late line, then round 2's
     for (int through = 3; through <= 8; through++) {
       Path file = dir.resolve("ledger-" + through + ".jsonl");
-      PrivacyLedger before = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-      for (LedgerLine l : all.subList(0, through)) {
-        before.appendLine(l);
-      }
-      PrivacyLedger ledger = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-      Transport t = new LoopbackBroker().connect("server");
-      PeerContext ctx = new PeerContext("server", s, t, PeerKeys.generate("server"), new SeededNoiseSource(1,
-          FederationFixture.K), FederationFixture.K, r -> { }, new FrameChannel(t, 0));
-      try (StarAggregator agg = new StarAggregator(ctx, 3, FederationFixture.CLASSES, ledger)) {
+      ledgerWith(s, file, all.subList(0, through));
+      try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), file)) {
         agg.resume(checkpoint);
       }
-      List<String> completed = PrivacyLedger.builder(s.ledgerSettings()).file(file).open().lines().stream()
-          .map(LedgerLine::text).toList();
+      List<String> completed = lines(s, file);
       assertEquals(all.stream().map(LedgerLine::text).toList(), completed, "crash after " + through + " lines");
     }
   }
@@ -85,10 +70,7 @@ class StarAggregatorTest {
     AggregatorCheckpoint round2 = checkpointAfter(s, all.subList(4, 8)); // round 2's entries and aggregate
     for (int through = 4; through <= 8; through++) {
       Path file = dir.resolve("ledger-" + through + ".jsonl");
-      PrivacyLedger before = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-      for (LedgerLine l : all.subList(0, through)) {
-        before.appendLine(l);
-      }
+      ledgerWith(s, file, all.subList(0, through));
       try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), file)) {
         agg.resume(round2);
       }
@@ -108,10 +90,7 @@ class StarAggregatorTest {
         .samplesPerPeer(10).late(2, 2).build();
     List<LedgerLine> all = sim.ledger().lines();
     Path file = dir.resolve("ledger.jsonl");
-    PrivacyLedger first = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-    for (LedgerLine l : all.subList(0, 7)) {
-      first.appendLine(l);
-    }
+    ledgerWith(s, file, all.subList(0, 7));
     LoopbackBroker broker = new LoopbackBroker();
     Transport client = broker.connect("clients");
     Topics topics = new Topics(s.federation());
@@ -127,10 +106,7 @@ class StarAggregatorTest {
           () -> agg.failure().get(10, TimeUnit.SECONDS));
       assertTrue(stopped.getCause() instanceof java.io.IOException, String.valueOf(stopped.getCause()));
       java.nio.file.Files.delete(file); // the disk is back: appends would succeed again
-      PrivacyLedger restored = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-      for (LedgerLine l : all.subList(0, 7)) {
-        restored.appendLine(l);
-      }
+      ledgerWith(s, file, all.subList(0, 7));
       for (LedgerLine l : all.subList(8, 11)) {
         sendUpdate(s, client, topics, l);
       }
@@ -142,8 +118,7 @@ class StarAggregatorTest {
    * A late update is in the ledger file as soon as the aggregator has it, not only with the next
    * aggregation: an aggregator that crashes while the next round waits (its client never sends that
    * update again) restarts with it in its ledger, and its next aggregate names it, once. Before, the
-   * late entry lived in memory until then, and a restart from a ledger holding it appended the last
-   * aggregation again.
+   * late entry lived in memory until then, and a crash meanwhile lost it.
    */
   @Test
   void aLateUpdateIsInTheLedgerAtOnceAndNamedByTheNextAggregateAfterARestart() throws Exception {
@@ -161,10 +136,7 @@ class StarAggregatorTest {
     sim.writeTo(dir.resolve("simulated.jsonl"), keys);
     AggregatorCheckpoint round2 = checkpointAfter(s, all.subList(4, 7)); // client-001, client-003, aggregate
     Path file = dir.resolve("ledger.jsonl");
-    PrivacyLedger first = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-    for (LedgerLine l : all.subList(0, 7)) {
-      first.appendLine(l);
-    }
+    ledgerWith(s, file, all.subList(0, 7));
     LoopbackBroker broker = new LoopbackBroker();
     Transport client = broker.connect("clients");
     Topics topics = new Topics(s.federation());
@@ -173,8 +145,8 @@ class StarAggregatorTest {
       agg.start();
       sendUpdate(s, client, topics, lateLine);
       long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (lines(s, file).size() < 8 && System.nanoTime() < until) {
-        Thread.sleep(10);
+      while (java.nio.file.Files.readAllLines(file).size() < 8 && System.nanoTime() < until) {
+        Thread.sleep(10); // whole lines only: the aggregator may be writing one
       }
       assertEquals(all.subList(0, 8).stream().map(LedgerLine::text).toList(), lines(s, file),
           "the late update is in the ledger while round 3 still waits");
@@ -216,10 +188,7 @@ class StarAggregatorTest {
         .samplesPerPeer(10).late(2, 2).build();
     List<LedgerLine> all = sim.ledger().lines();
     Path file = dir.resolve("ledger.jsonl");
-    PrivacyLedger edited = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
-    for (LedgerLine l : all.subList(0, 9)) { // ... round 2's aggregate, the late update, client-001's of round 3
-      edited.appendLine(l);
-    }
+    ledgerWith(s, file, all.subList(0, 9));
     try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), file)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> agg.resume(checkpointAfter(s, all.subList(4, 7))));
@@ -228,11 +197,7 @@ class StarAggregatorTest {
     assertEquals(9, lines(s, file).size(), "nothing appended");
     // the same late update twice (each line chains where a late update must)
     Path twice = dir.resolve("twice.jsonl");
-    PrivacyLedger copied = PrivacyLedger.builder(s.ledgerSettings()).file(twice).open();
-    for (LedgerLine l : all.subList(0, 8)) {
-      copied.appendLine(l);
-    }
-    copied.appendLine(all.get(7));
+    ledgerWith(s, twice, all.subList(0, 8)).appendLine(all.get(7));
     try (StarAggregator agg = aggregator(s, sim, new LoopbackBroker(), twice)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> agg.resume(checkpointAfter(s, all.subList(4, 7))));
@@ -288,6 +253,15 @@ class StarAggregatorTest {
         FederationFixture.CLASSES, e.presentAfter(), e.samplesTotal(), List.of(line.text()), null,
         new float[FederationFixture.CLASSES * s.encoder().dim()]);
     new FrameChannel(client, 0).publish(topics.starUpdate(e.peer()), EnvelopeCodec.encode(u), 1, false);
+  }
+
+  /** A ledger file holding {@code lines}, appended as an aggregator appends them. */
+  private static PrivacyLedger ledgerWith(FederationSettings s, Path file, List<LedgerLine> lines) throws Exception {
+    PrivacyLedger ledger = PrivacyLedger.builder(s.ledgerSettings()).file(file).open();
+    for (LedgerLine l : lines) {
+      ledger.appendLine(l);
+    }
+    return ledger;
   }
 
   private static List<String> lines(FederationSettings s, Path file) throws Exception {

@@ -21,7 +21,9 @@ import java.util.Set;
  * chains to the line before it and names every client line it averaged, so none can be removed or
  * added unnoticed (an update recorded after its round's aggregate is one the aggregator received too
  * late to average: it is in the ledger because its noise was drawn and it was sent, and the next
- * aggregate names it in its {@code late} list); (c)
+ * aggregate names it in its {@code late} list; a star ledger may end with late updates that the next
+ * aggregate has yet to name, as its aggregator's ledger does while that round waits: they are counted
+ * apart, {@link Verification#lateNotYetNamed}); (c)
  * {@link Check#SIGNATURE signature}: Ed25519 over the exact stored bytes, under the public key of its
  * peer from the {@link KeyDirectory} (a peer without a key fails); (d) {@link Check#CONFORMANCE
  * conformance}: settings, lineage and schedule arithmetic ({@link ScheduleConformance}).

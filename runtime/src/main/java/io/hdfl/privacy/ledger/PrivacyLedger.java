@@ -105,7 +105,8 @@ public final class PrivacyLedger {
 
     /**
      * Opens the ledger. An existing file is read in full: every line must parse, the chain must be
-     * intact and every entry must have these settings (signatures are {@link LedgerVerifier}'s job).
+     * intact and every entry must have these settings (signatures are {@link LedgerVerifier}'s job;
+     * so is the chain of a late star update whose aggregate has left memory, see {@link #keepInMemory}).
      *
      * @throws IllegalArgumentException (one line naming the file and line) if the file is not such a ledger
      */
@@ -200,11 +201,7 @@ public final class PrivacyLedger {
    * {@code aggregate} chains to the line before it and names the client lines it averaged.
    */
   public synchronized String chainTargetFor(LedgerEntry.Kind kind) {
-    if (settings.topology() == LedgerEntry.Topology.STAR && kind == LedgerEntry.Kind.UPDATE) {
-      var last = aggregates.lastEntry();
-      return last == null ? LedgerEntry.GENESIS_HASH : last.getValue().hash();
-    }
-    return lastHash;
+    return chainTargetFor(kind, Integer.MAX_VALUE);
   }
 
   /**
@@ -250,7 +247,8 @@ public final class PrivacyLedger {
       return "its entry does not match the federation's ledger settings";
     }
     String target = chainTargetFor(LedgerEntry.Kind.UPDATE, e.round());
-    if (e.round() >= 1 && aggregatesDropped && (!aggregates.containsKey(e.round()) || target == null)) {
+    if (e.round() >= 1 && aggregatesDropped && (aggregates.isEmpty() || e.round() <= aggregates.firstKey())
+        && (target == null || !aggregates.containsKey(e.round()))) {
       return tooLongAgo(e.round());
     }
     if (e.round() < 1 || !aggregates.containsKey(e.round())) {

@@ -33,8 +33,9 @@ import java.util.Set;
  *       round, by a peer that did not update in that round, and may come anywhere after that round's
  *       aggregate (the step and round order below do not apply to it); the next aggregate names
  *       every late update recorded since the previous one in its {@code late} list, once each, and
- *       nothing else, so none can be removed or added unnoticed; a ledger does not end with late
- *       updates that no aggregate names;
+ *       nothing else, so none before the last aggregate can be removed or added unnoticed; a ledger
+ *       may end with late updates the next aggregate has yet to name (its aggregator waits for that
+ *       round), which are counted apart;
  *   <li>all entries share federation, topology, schedule, ε, δ0 and D; steps strictly increase,
  *       rounds never decrease, a peer updates at most once per round; not_for_deployment is true
  *       exactly for seeded noise.
