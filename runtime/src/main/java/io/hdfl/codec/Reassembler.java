@@ -2,9 +2,12 @@ package io.hdfl.codec;
 
 import io.hdfl.codec.ChunkException.Reason;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +23,12 @@ import java.util.zip.CRC32C;
  * <p>Hostile input is bounded before it costs memory: a message's claimed total length is checked
  * against the per-message maximum and reserved against the cap on buffered bytes, and its claimed
  * chunk count against the maximum chunks per message, before anything is allocated for it; the
- * number of incomplete messages is capped too. A message refused by one of these limits is
+ * number of incomplete messages is capped too. So that one sender (a topic) cannot take what the
+ * others need, each sender has a share of both caps (by default a quarter of the messages, and half
+ * of the bytes but at least one largest message): a new message that would take its sender over its
+ * share supersedes that sender's oldest incomplete messages (never another sender's), as a resend
+ * does the copy that stalled — a sender's newer message is the one it wants through — and only
+ * once the newcomer is known to be acceptable. A message refused by one of these limits is
  * refused once: its other chunks are then discarded silently (counted), since it can never
  * complete without the refused chunk. Chunks may arrive in any order; exact duplicates (MQTT QoS 1
  * redelivery) are ignored, also for one timeout after their message completed. A chunk that
@@ -39,12 +47,16 @@ public final class Reassembler {
   private final long maxBufferedBytes;
   private final int maxChunksPerMessage;
   private final int maxIncompleteMessages;
+  private final int maxIncompletePerSender;
+  private final long maxBufferedBytesPerSender;
   private final LongSupplier clock;
 
   /** Incomplete messages in order of their first chunk (so the oldest is first). */
   private final LinkedHashMap<Key, Partial> partials = new LinkedHashMap<>();
   /** Recently completed or dropped messages, oldest first. */
   private final LinkedHashMap<Key, Finished> finished = new LinkedHashMap<>();
+  /** What each sender with incomplete messages holds of the caps. */
+  private final Map<String, Share> shares = new HashMap<>();
   private long reservedBytes;
   private long bufferedBytes;
   private long completed;
@@ -53,8 +65,15 @@ public final class Reassembler {
   private long discarded;
   private long expired;
   private long rejected;
+  private long superseded;
 
   private record Key(String sender, long messageId) {}
+
+  /** A sender's incomplete messages and their claimed total lengths. */
+  private static final class Share {
+    int messages;
+    long reservedBytes;
+  }
 
   /** A message no longer buffered: forgotten at {@code forgetAt}; completed, or dropped. */
   private record Finished(long forgetAt, boolean completed) {}
@@ -80,6 +99,10 @@ public final class Reassembler {
     maxBufferedBytes = b.maxBufferedBytes;
     maxChunksPerMessage = b.maxChunksPerMessage;
     maxIncompleteMessages = b.maxIncompleteMessages;
+    maxIncompletePerSender = b.maxIncompletePerSender > 0 ? b.maxIncompletePerSender
+        : Math.max(1, maxIncompleteMessages / 4);
+    maxBufferedBytesPerSender = b.maxBufferedBytesPerSender > 0 ? b.maxBufferedBytesPerSender
+        : Math.max(maxBufferedBytes / 2, Math.min(maxMessageBytes, maxBufferedBytes));
     clock = b.clock;
   }
 
@@ -132,10 +155,32 @@ public final class Reassembler {
             + " exceeds the limit of " + maxMessageBytes);
       } else if (h.count() > maxChunksPerMessage) {
         refused = new ChunkException(Reason.TOO_MANY_CHUNKS, h.where() + ": more than " + maxChunksPerMessage + " chunks");
-      } else if (partials.size() >= maxIncompleteMessages) {
+      }
+      if (refused != null) {
+        remember(key, now, false);
+        throw refused;
+      }
+      p = new Partial(h, now);
+      checkSize(p, h, packet.length - ChunkHeader.BYTES); // a chunk that cannot be its message's takes nothing
+      // the sender's oldest incomplete messages that would have to go to keep it within its share
+      List<Key> stale = new ArrayList<>();
+      long freed = 0;
+      Share share = shares.get(sender);
+      if (share != null) {
+        for (Iterator<Key> it = partials.keySet().iterator(); it.hasNext()
+            && (share.messages - stale.size() >= maxIncompletePerSender
+                || share.reservedBytes - freed + h.totalLength() > maxBufferedBytesPerSender); ) {
+          Key k = it.next();
+          if (k.sender().equals(sender)) {
+            stale.add(k);
+            freed += partials.get(k).first.totalLength();
+          }
+        }
+      }
+      if (partials.size() - stale.size() >= maxIncompleteMessages) {
         refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": already " + partials.size()
             + " incomplete messages");
-      } else if (reservedBytes + h.totalLength() > maxBufferedBytes) {
+      } else if (reservedBytes - freed + h.totalLength() > maxBufferedBytes) {
         refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength()
             + " more bytes would exceed the cap of " + maxBufferedBytes + " (" + reservedBytes + " held for incomplete messages)");
       }
@@ -143,7 +188,11 @@ public final class Reassembler {
         remember(key, now, false);
         throw refused;
       }
-      p = new Partial(h, now);
+      for (Key k : stale) {
+        release(k, partials.remove(k));
+        remember(k, now, false);
+        superseded++;
+      }
     } else if (p.first.count() != h.count() || p.first.totalLength() != h.totalLength()
         || p.first.frameCrc() != h.frameCrc()) {
       throw new ChunkException(Reason.INCONSISTENT, h.where() + ": count, total length or CRC differ from the message's"
@@ -158,10 +207,14 @@ public final class Reassembler {
       }
       throw new ChunkException(Reason.INCONSISTENT, h.where() + ": differs from the copy already received");
     }
-    checkSize(p, h, len);
     if (fresh) {
       partials.put(key, p);
       reservedBytes += h.totalLength();
+      Share share = shares.computeIfAbsent(sender, x -> new Share());
+      share.messages++;
+      share.reservedBytes += h.totalLength();
+    } else {
+      checkSize(p, h, len);
     }
     p.chunks[h.index()] = Arrays.copyOfRange(packet, ChunkHeader.BYTES, packet.length);
     p.received++;
@@ -170,7 +223,7 @@ public final class Reassembler {
       return Optional.empty();
     }
     partials.remove(key);
-    release(p);
+    release(key, p);
     byte[] frame = new byte[(int) p.first.totalLength()];
     int at = 0;
     for (byte[] c : p.chunks) {
@@ -225,8 +278,13 @@ public final class Reassembler {
   }
 
   /** Accounting for a message that left {@link #partials}. */
-  private void release(Partial p) {
+  private void release(Key key, Partial p) {
     reservedBytes -= p.first.totalLength();
+    Share share = shares.get(key.sender());
+    share.reservedBytes -= p.first.totalLength();
+    if (--share.messages == 0) {
+      shares.remove(key.sender());
+    }
     for (byte[] c : p.chunks) {
       if (c != null) {
         bufferedBytes -= c.length;
@@ -259,7 +317,7 @@ public final class Reassembler {
         break; // insertion order: every later message started later
       }
       it.remove();
-      release(e.getValue());
+      release(e.getKey(), e.getValue());
       remember(e.getKey(), now, false);
       dropped++;
     }
@@ -273,8 +331,8 @@ public final class Reassembler {
 
   /** Counters since construction and what is held now. */
   public synchronized Stats stats() {
-    return new Stats(completed, unchunked, duplicates, discarded, expired, rejected, partials.size(), reservedBytes,
-        bufferedBytes);
+    return new Stats(completed, unchunked, duplicates, discarded, expired, rejected, superseded, partials.size(),
+        reservedBytes, bufferedBytes);
   }
 
   /**
@@ -284,12 +342,13 @@ public final class Reassembler {
    * @param discarded chunks ignored because their message was dropped (expired, refused by a limit, bad CRC)
    * @param expired incomplete messages dropped by the timeout
    * @param rejected packets rejected with a {@link ChunkException} (and assembled messages that failed the CRC)
+   * @param superseded incomplete messages dropped for a newer one of their sender over its share
    * @param incompleteMessages messages waiting for chunks now
    * @param reservedBytes claimed total lengths of the incomplete messages (what the cap counts)
    * @param bufferedBytes payload bytes actually held now
    */
   public record Stats(long completed, long unchunked, long duplicates, long discarded, long expired, long rejected,
-      int incompleteMessages, long reservedBytes, long bufferedBytes) {}
+      long superseded, int incompleteMessages, long reservedBytes, long bufferedBytes) {}
 
   /** Builder; defaults suit models up to 32 MiB. */
   public static final class Builder {
@@ -298,6 +357,8 @@ public final class Reassembler {
     private long maxBufferedBytes = 2L * Expectations.DEFAULT_MAX_FRAME_BYTES;
     private int maxChunksPerMessage = 4096;
     private int maxIncompleteMessages = 64;
+    private int maxIncompletePerSender;
+    private long maxBufferedBytesPerSender;
     private LongSupplier clock = System::nanoTime;
 
     private Builder() {}
@@ -338,6 +399,24 @@ public final class Reassembler {
     /** Most incomplete messages held at once (default 64). */
     public Builder maxIncompleteMessages(int v) {
       maxIncompleteMessages = positive("maxIncompleteMessages", v);
+      return this;
+    }
+
+    /** A sender's share of the incomplete messages (default a quarter of {@link #maxIncompleteMessages}, at least 1). */
+    public Builder maxIncompletePerSender(int v) {
+      maxIncompletePerSender = positive("maxIncompletePerSender", v);
+      return this;
+    }
+
+    /**
+     * A sender's share of the claimed bytes (default half of {@link #maxBufferedBytes}, but at least one
+     * message of {@link #maxMessageBytes} where the cap holds one).
+     */
+    public Builder maxBufferedBytesPerSender(long v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("maxBufferedBytesPerSender must be >= 1, got " + v);
+      }
+      maxBufferedBytesPerSender = v;
       return this;
     }
 

@@ -29,6 +29,12 @@ public final class FrameChannel {
   private final Transport transport;
   private final int maxPacketBytes;
   private final Reassembler reassembler = Reassembler.builder().build();
+  /**
+   * Frames kept on the broker ({@link #subscribeKept}) are put together apart from the rest: every
+   * member may write the final model's topics, and its parts all count as one sender, so neither can
+   * take the share of the others (a flood there cannot block a peer's inbox, nor the reverse).
+   */
+  private final Reassembler kept = Reassembler.builder().build();
   private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
 
   /** @param maxPacketBytes largest payload the broker accepts; 0 = no limit (never chunk) */
@@ -95,7 +101,7 @@ public final class FrameChannel {
    * {@code onFrame} gets each whole frame with {@code topic}.
    */
   public void subscribeKept(String topic, int qos, MessageHandler onFrame) throws TransportException {
-    MessageHandler frames = receiver(onFrame);
+    MessageHandler frames = receiver(onFrame, kept);
     String parts = topic + "/part/";
     transport.subscribe(topic, qos, frames);
     transport.subscribe(parts + "+", qos, (t, payload, retained) -> frames.onMessage(topic, payload, retained));
@@ -106,6 +112,10 @@ public final class FrameChannel {
    * payload, which clears a topic's retained message, is no frame and is dropped silently.
    */
   public MessageHandler receiver(MessageHandler onFrame) {
+    return receiver(onFrame, reassembler);
+  }
+
+  private static MessageHandler receiver(MessageHandler onFrame, Reassembler reassembler) {
     return (topic, payload, retained) -> {
       if (payload.length == 0) {
         return; // a retained message being cleared (an empty publish): no frame is empty

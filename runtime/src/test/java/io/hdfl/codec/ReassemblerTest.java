@@ -182,7 +182,7 @@ class ReassemblerTest {
     assertEquals(1, r.stats().incompleteMessages());
     now.addAndGet(1);
     assertEquals(1, r.expire());
-    assertEquals(new Reassembler.Stats(0, 0, 0, 0, 1, 0, 0, 0, 0), r.stats());
+    assertEquals(new Reassembler.Stats(0, 0, 0, 0, 1, 0, 0, 0, 0, 0), r.stats());
     // The straggler arrives late: ignored, not the start of a message that can never complete.
     assertEquals(Optional.empty(), r.offer("a", packets.get(packets.size() - 1)));
     assertEquals(0, r.stats().incompleteMessages());
@@ -204,11 +204,11 @@ class ReassemblerTest {
     List<byte[]> one = ChunkSplitter.split(FRAME, 300, 1);
     List<byte[]> two = ChunkSplitter.split(FRAME, 300, 2);
     assertEquals(Optional.empty(), r.offer("a", one.get(0)));
-    reject(Reason.MEMORY_CAP, r, "a", two.get(0));
-    reject(Reason.MEMORY_CAP, r, "b", two.get(1)); // another sender shares the cap
+    reject(Reason.MEMORY_CAP, r, "c", two.get(0)); // other senders share the cap
+    reject(Reason.MEMORY_CAP, r, "b", two.get(1));
     // The refused message cannot complete any more: its other chunks are discarded quietly.
-    assertEquals(Optional.empty(), r.offer("a", two.get(1)));
-    assertEquals(Optional.empty(), r.offer("a", two.get(2)));
+    assertEquals(Optional.empty(), r.offer("c", two.get(1)));
+    assertEquals(Optional.empty(), r.offer("c", two.get(2)));
     assertEquals(2, r.stats().discarded());
     assertArrayEquals(FRAME, offerAll(r, "a", one.subList(1, one.size())).get(0));
     assertArrayEquals(FRAME, offerAll(r, "a", ChunkSplitter.split(FRAME, 300, 3)).get(0)); // room again
@@ -227,7 +227,7 @@ class ReassemblerTest {
       assertTrue(allocated < 100_000, "allocated " + allocated);
     }
     Reassembler capped = Reassembler.builder().maxMessageBytes(1 << 30).maxBufferedBytes(1 << 20).build();
-    reject(Reason.MEMORY_CAP, capped, "a", chunk(4, 0, 2, 1 << 29, 0, new byte[100]));
+    reject(Reason.MEMORY_CAP, capped, "a", chunk(4, 0, 4096, 1 << 29, 0, new byte[(1 << 29) / 4096])); // a first chunk of the size its claim needs
     assertEquals(0, capped.stats().reservedBytes());
   }
 
@@ -239,6 +239,78 @@ class ReassemblerTest {
     r.offer("b", ChunkSplitter.split(FRAME, FRAME.length / 2 + 40, 2).get(0));
     reject(Reason.TOO_MANY_MESSAGES, r, "c", ChunkSplitter.split(FRAME, FRAME.length / 2 + 40, 2).get(0));
     assertEquals(2, r.stats().incompleteMessages());
+  }
+
+  /**
+   * One sender (a topic) cannot take what the others need: a new message beyond its share of the
+   * incomplete messages or of the bytes supersedes its own oldest, and another sender's messages still
+   * get in and complete. Before, one sender's first chunks filled both caps and every other chunked
+   * message was refused until they timed out.
+   */
+  @Test
+  void aSenderBeyondItsShareSupersedesItsOwnOldestAndTheOthersStillGetIn() {
+    Reassembler r = builder().maxIncompleteMessages(8).build(); // a share of 2 incomplete messages
+    for (int id = 1; id <= 8; id++) {
+      assertEquals(Optional.empty(), r.offer("flood", chunk(id, 0, 2, FRAME.length, id, new byte[FRAME.length / 2 + 1])));
+    }
+    assertEquals(2, r.stats().incompleteMessages());
+    assertEquals(6, r.stats().superseded());
+    assertEquals(0, r.stats().rejected());
+    assertArrayEquals(FRAME, offerAll(r, "peer", ChunkSplitter.split(FRAME, 300, 1)).get(0));
+    // the superseded message's later chunks are dropped quietly
+    long discarded = r.stats().discarded();
+    assertEquals(Optional.empty(), r.offer("flood", chunk(1, 1, 2, FRAME.length, 1, new byte[FRAME.length / 2 - 1])));
+    assertEquals(discarded + 1, r.stats().discarded());
+
+    // bytes: a share is half the cap (two frames of four)
+    Reassembler bytes = builder().maxMessageBytes(FRAME.length).maxBufferedBytes(4L * FRAME.length).build();
+    for (int id = 1; id <= 4; id++) {
+      bytes.offer("flood", chunk(id, 0, 2, FRAME.length, id, new byte[FRAME.length / 2 + 1]));
+    }
+    assertEquals(2L * FRAME.length, bytes.stats().reservedBytes());
+    assertEquals(2, bytes.stats().superseded());
+    List<byte[]> one = ChunkSplitter.split(FRAME, 300, 1);
+    assertEquals(Optional.empty(), bytes.offer("peer", one.get(0)));
+    assertArrayEquals(FRAME, offerAll(bytes, "peer", ChunkSplitter.split(FRAME, 300, 2)).get(0));
+    assertArrayEquals(FRAME, offerAll(bytes, "peer", one.subList(1, one.size())).get(0));
+    // a share is counted down as messages complete: the flood's expire, and it sends again
+    now.addAndGet(Duration.ofSeconds(10).toNanos());
+    assertArrayEquals(FRAME, offerAll(bytes, "flood", ChunkSplitter.split(FRAME, 300, 5)).get(0));
+    assertEquals(0, bytes.stats().reservedBytes());
+    assertThrows(IllegalArgumentException.class, () -> Reassembler.builder().maxIncompletePerSender(0));
+    assertThrows(IllegalArgumentException.class, () -> Reassembler.builder().maxBufferedBytesPerSender(0));
+  }
+
+  /**
+   * A frame sent again while its first copy stalled (a publish cut off mid-chunks, then a resend with a
+   * new message id) gets through at once even where the cap holds only one of them: the stalled copy
+   * is superseded. Before, the resend was refused until the copy timed out (60 s by default), longer
+   * than a ring waits for its acknowledgement. A first chunk that cannot belong to its message, or a
+   * message the cap refuses anyway, supersedes nothing.
+   */
+  @Test
+  void aResendSupersedesItsStalledCopyAndABadNewcomerNothing() {
+    Reassembler r = builder().maxBufferedBytes(FRAME.length + FRAME.length / 2).build();
+    List<byte[]> first = ChunkSplitter.split(FRAME, 300, 1);
+    assertEquals(Optional.empty(), r.offer("a", first.get(0)));
+    assertEquals(Optional.empty(), r.offer("a", first.get(1)));
+    ChunkHeader h = ChunkHeader.parse(first.get(0));
+    reject(Reason.INCONSISTENT, r, "a", chunk(9, 0, h.count(), h.totalLength(), h.frameCrc(), new byte[7]));
+    assertEquals(1, r.stats().incompleteMessages());
+    assertEquals(0, r.stats().superseded());
+    reject(Reason.MEMORY_CAP, r, "b", ChunkSplitter.split(FRAME, 300, 2).get(0)); // another sender: no room
+    assertArrayEquals(FRAME, offerAll(r, "a", ChunkSplitter.split(FRAME, 400, 3)).get(0));
+    assertEquals(1, r.stats().superseded());
+    assertEquals(List.of(), offerAll(r, "a", first.subList(2, first.size())), "the stalled copy's chunks are dropped");
+
+    // a sender within its share whose newcomer the cap refuses keeps what it has
+    Reassembler full = builder().maxBufferedBytes(2L * FRAME.length).maxBufferedBytesPerSender(2L * FRAME.length)
+        .build();
+    assertEquals(Optional.empty(), full.offer("a", ChunkSplitter.split(FRAME, 300, 1).get(0)));
+    assertEquals(Optional.empty(), full.offer("b", ChunkSplitter.split(FRAME, 300, 2).get(0)));
+    reject(Reason.MEMORY_CAP, full, "a", ChunkSplitter.split(FRAME, 300, 3).get(0));
+    assertEquals(2, full.stats().incompleteMessages());
+    assertEquals(0, full.stats().superseded());
   }
 
   @Test

@@ -64,6 +64,39 @@ class FrameChannelTest {
     }
   }
 
+  /**
+   * Kept frames are put together apart from the rest: with a peer's inbox topics holding as many
+   * incomplete messages as a receiver takes (four senders at their share each), a chunked frame on
+   * yet another inbox is refused, and a chunked final model still comes through. Before, both went
+   * through one reassembler, and the final model's parts were refused too.
+   */
+  @Test
+  void aKeptFrameComesThroughWhileTheInboxesAreFull() throws Exception {
+    LoopbackBroker broker = new LoopbackBroker();
+    try (var peer = broker.connect("peer"); var publisher = broker.connect("publisher")) {
+      FrameChannel channel = new FrameChannel(peer, 1024);
+      List<byte[]> inbox = new java.util.concurrent.CopyOnWriteArrayList<>();
+      var receiver = channel.receiver((t, payload, retained) -> inbox.add(payload));
+      long id = 1;
+      for (int sender = 0; sender < 4; sender++) {
+        for (int i = 0; i < 16; i++) { // a sender's share of the 64 incomplete messages: first chunks only
+          receiver.onMessage("hdfl/f/ring/peer/in/peer-" + sender,
+              io.hdfl.codec.ChunkSplitter.split(frame(3000, i), 1024, id++).get(0), false);
+        }
+      }
+      for (byte[] chunk : io.hdfl.codec.ChunkSplitter.split(frame(3000, 99), 1024, id++)) {
+        receiver.onMessage("hdfl/f/ring/peer/in/peer-9", chunk, false);
+      }
+      assertEquals(0, inbox.size(), "the inboxes are full: another chunked frame is refused");
+      byte[] big = frame(5000, 3);
+      List<byte[]> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      channel.subscribeKept("hdfl/f/model/final", 1, (t, payload, retained) -> got.add(payload));
+      new FrameChannel(publisher, 1024).publishKept("hdfl/f/model/final", big, 1);
+      FederationFixture.waitFor(() -> !got.isEmpty(), 5_000);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(big, got.get(0));
+    }
+  }
+
   /** A payload of {@code n} bytes that starts with an envelope frame's magic. */
   private static byte[] frame(int n, int seed) {
     byte[] b = new byte[n];
