@@ -32,9 +32,12 @@ public final class FrameChannel {
   /**
    * Frames kept on the broker ({@link #subscribeKept}) are put together apart from the rest: every
    * member may write the final model's topics, and its parts all count as one sender, so neither can
-   * take the share of the others (a flood there cannot block a peer's inbox, nor the reverse).
+   * take the share of the others (a flood there cannot block a peer's inbox, nor the reverse). No
+   * sender shares here: stale parts of an earlier, larger final model (above the current part count)
+   * may arrive after the current model's first part, and must not supersede it.
    */
-  private final Reassembler kept = Reassembler.builder().build();
+  private final Reassembler kept = Reassembler.builder().maxIncompletePerSender(64)
+      .maxBufferedBytesPerSender(2L * io.hdfl.codec.Expectations.DEFAULT_MAX_FRAME_BYTES).build();
   private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
 
   /** @param maxPacketBytes largest payload the broker accepts; 0 = no limit (never chunk) */
