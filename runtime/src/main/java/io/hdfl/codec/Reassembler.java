@@ -17,8 +17,9 @@ import java.util.zip.CRC32C;
 /**
  * Puts chunked frames back together ({@link ChunkSplitter}). Every packet a peer receives goes
  * through {@link #offer}: an unchunked frame comes straight back, a chunk is buffered until its
- * message is complete. Message ids are scoped per sender; one instance serves every sender of a
- * receiver, so its memory cap bounds what the device holds in total.
+ * message is complete. Message ids are scoped per sender; one instance serves many senders of a
+ * receiver, so its memory cap bounds what they make the device hold ({@code FrameChannel} holds two:
+ * one for frames kept on the broker, one for the rest).
  *
  * <p>Hostile input is bounded before it costs memory: a message's claimed total length is checked
  * against the per-message maximum and reserved against the cap on buffered bytes, and its claimed
@@ -26,9 +27,10 @@ import java.util.zip.CRC32C;
  * number of incomplete messages is capped too. So that one sender (a topic) cannot take what the
  * others need, each sender has a share of both caps (by default a quarter of the messages, and half
  * of the bytes but at least one largest message): a new message that would take its sender over its
- * share supersedes that sender's oldest incomplete messages (never another sender's), as a resend
- * does the copy that stalled — a sender's newer message is the one it wants through — and only
- * once the newcomer is known to be acceptable. A message refused by one of these limits is
+ * share, or a cap, supersedes that sender's oldest incomplete messages (never another sender's), as
+ * a resend does the copy that stalled — a sender's newer message is the one it wants through — and
+ * only once the newcomer is known to be acceptable and to fit then ({@link Builder#superseding}
+ * turns this off, for parts retained on the broker). A message refused by one of these limits is
  * refused once: its other chunks are then discarded silently (counted), since it can never
  * complete without the refused chunk. Chunks may arrive in any order; exact duplicates (MQTT QoS 1
  * redelivery) are ignored, also for one timeout after their message completed. A chunk that
@@ -49,6 +51,7 @@ public final class Reassembler {
   private final int maxIncompleteMessages;
   private final int maxIncompletePerSender;
   private final long maxBufferedBytesPerSender;
+  private final boolean superseding;
   private final LongSupplier clock;
 
   /** Incomplete messages in order of their first chunk (so the oldest is first). */
@@ -103,6 +106,7 @@ public final class Reassembler {
         : Math.max(1, maxIncompleteMessages / 4);
     maxBufferedBytesPerSender = b.maxBufferedBytesPerSender > 0 ? b.maxBufferedBytesPerSender
         : Math.max(maxBufferedBytes / 2, Math.min(maxMessageBytes, maxBufferedBytes));
+    superseding = b.superseding;
     clock = b.clock;
   }
 
@@ -166,10 +170,12 @@ public final class Reassembler {
       List<Key> stale = new ArrayList<>();
       long freed = 0;
       Share share = shares.get(sender);
-      if (share != null) {
+      if (share != null && superseding) {
         for (Iterator<Key> it = partials.keySet().iterator(); it.hasNext()
             && (share.messages - stale.size() >= maxIncompletePerSender
-                || share.reservedBytes - freed + h.totalLength() > maxBufferedBytesPerSender); ) {
+                || share.reservedBytes - freed + h.totalLength() > maxBufferedBytesPerSender
+                || partials.size() - stale.size() >= maxIncompleteMessages
+                || reservedBytes - freed + h.totalLength() > maxBufferedBytes); ) {
           Key k = it.next();
           if (k.sender().equals(sender)) {
             stale.add(k);
@@ -177,7 +183,13 @@ public final class Reassembler {
           }
         }
       }
-      if (partials.size() - stale.size() >= maxIncompleteMessages) {
+      if (!superseding && share != null && share.messages >= maxIncompletePerSender) {
+        refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": its sender already holds " + share.messages
+            + " incomplete messages, its share");
+      } else if (!superseding && share != null && share.reservedBytes + h.totalLength() > maxBufferedBytesPerSender) {
+        refused = new ChunkException(Reason.MEMORY_CAP, h.where() + ": " + h.totalLength() + " more bytes would exceed"
+            + " its sender's share of " + maxBufferedBytesPerSender + " (" + share.reservedBytes + " held)");
+      } else if (partials.size() - stale.size() >= maxIncompleteMessages) {
         refused = new ChunkException(Reason.TOO_MANY_MESSAGES, h.where() + ": already " + partials.size()
             + " incomplete messages");
       } else if (reservedBytes - freed + h.totalLength() > maxBufferedBytes) {
@@ -359,6 +371,7 @@ public final class Reassembler {
     private int maxIncompleteMessages = 64;
     private int maxIncompletePerSender;
     private long maxBufferedBytesPerSender;
+    private boolean superseding = true;
     private LongSupplier clock = System::nanoTime;
 
     private Builder() {}
@@ -410,13 +423,25 @@ public final class Reassembler {
 
     /**
      * A sender's share of the claimed bytes (default half of {@link #maxBufferedBytes}, but at least one
-     * message of {@link #maxMessageBytes} where the cap holds one).
+     * message of {@link #maxMessageBytes} where the cap holds one). With {@link #superseding}, a single
+     * message larger than the share is still taken once its sender holds nothing else.
      */
     public Builder maxBufferedBytesPerSender(long v) {
       if (v < 1) {
         throw new IllegalArgumentException("maxBufferedBytesPerSender must be >= 1, got " + v);
       }
       maxBufferedBytesPerSender = v;
+      return this;
+    }
+
+    /**
+     * Whether a sender's newer message supersedes its own oldest incomplete ones where it would
+     * otherwise exceed its share or a cap (default true: a sender's newer message is the one it wants
+     * through). Off, the newcomer is refused instead: for messages whose order of arrival says nothing
+     * of which is newer (parts retained on the broker, delivered in topic order).
+     */
+    public Builder superseding(boolean v) {
+      superseding = v;
       return this;
     }
 

@@ -33,10 +33,11 @@ public final class FrameChannel {
    * Frames kept on the broker ({@link #subscribeKept}) are put together apart from the rest: every
    * member may write the final model's topics, and its parts all count as one sender, so neither can
    * take the share of the others (a flood there cannot block a peer's inbox, nor the reverse). No
-   * sender shares here: stale parts of an earlier, larger final model (above the current part count)
-   * may arrive after the current model's first part, and must not supersede it.
+   * sender shares and no superseding here: stale parts of an earlier, larger final model (above the
+   * current part count) may arrive after the current model's first part, and must not supersede it;
+   * what does not fit is refused, as before there were shares.
    */
-  private final Reassembler kept = Reassembler.builder().maxIncompletePerSender(64)
+  private final Reassembler kept = Reassembler.builder().superseding(false).maxIncompletePerSender(64)
       .maxBufferedBytesPerSender(2L * io.hdfl.codec.Expectations.DEFAULT_MAX_FRAME_BYTES).build();
   private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
 

@@ -303,14 +303,30 @@ class ReassemblerTest {
     assertEquals(1, r.stats().superseded());
     assertEquals(List.of(), offerAll(r, "a", first.subList(2, first.size())), "the stalled copy's chunks are dropped");
 
-    // a sender within its share whose newcomer the cap refuses keeps what it has
-    Reassembler full = builder().maxBufferedBytes(2L * FRAME.length).maxBufferedBytesPerSender(2L * FRAME.length)
-        .build();
-    assertEquals(Optional.empty(), full.offer("a", ChunkSplitter.split(FRAME, 300, 1).get(0)));
-    assertEquals(Optional.empty(), full.offer("b", ChunkSplitter.split(FRAME, 300, 2).get(0)));
-    reject(Reason.MEMORY_CAP, full, "a", ChunkSplitter.split(FRAME, 300, 3).get(0));
-    assertEquals(2, full.stats().incompleteMessages());
-    assertEquals(0, full.stats().superseded());
+    // within its share, a sender whose newcomer the cap would refuse supersedes its own older message
+    // when that makes room, and keeps it when it would not
+    Reassembler full = builder().maxMessageBytes(100_000).maxBufferedBytes(100_000)
+        .maxBufferedBytesPerSender(60_000).build();
+    full.offer("b", claim(1, 50_000));
+    full.offer("c", claim(2, 40_000));
+    full.offer("a", claim(3, 5_000));
+    reject(Reason.MEMORY_CAP, full, "a", claim(4, 20_000)); // 95 000 - 5 000 + 20 000 > 100 000
+    assertEquals(3, full.stats().incompleteMessages());
+    assertEquals(0, full.stats().superseded(), "nothing superseded for a newcomer that does not fit anyway");
+    assertEquals(Optional.empty(), full.offer("a", claim(5, 9_000))); // fits once its 5 000 go
+    assertEquals(1, full.stats().superseded());
+    assertEquals(99_000, full.stats().reservedBytes());
+    // without superseding, the newcomer is refused and the older message kept (parts retained on a broker)
+    Reassembler kept = builder().maxMessageBytes(100_000).maxBufferedBytes(100_000).superseding(false).build();
+    kept.offer("final", claim(1, 60_000));
+    reject(Reason.MEMORY_CAP, kept, "final", claim(2, 50_000));
+    assertEquals(60_000, kept.stats().reservedBytes());
+    assertEquals(0, kept.stats().superseded());
+  }
+
+  /** The first of two chunks of a message that claims {@code total} bytes. */
+  private static byte[] claim(long id, int total) {
+    return chunk(id, 0, 2, total, (int) id, new byte[total / 2 + 1]);
   }
 
   @Test
