@@ -273,10 +273,15 @@ class ReassemblerTest {
     assertEquals(Optional.empty(), bytes.offer("peer", one.get(0)));
     assertArrayEquals(FRAME, offerAll(bytes, "peer", ChunkSplitter.split(FRAME, 300, 2)).get(0));
     assertArrayEquals(FRAME, offerAll(bytes, "peer", one.subList(1, one.size())).get(0));
-    // a share is counted down as messages complete: the flood's expire, and it sends again
+    // the flood's messages expire, and it sends again
     now.addAndGet(Duration.ofSeconds(10).toNanos());
     assertArrayEquals(FRAME, offerAll(bytes, "flood", ChunkSplitter.split(FRAME, 300, 5)).get(0));
     assertEquals(0, bytes.stats().reservedBytes());
+    // a share is counted down as its messages complete (where a full share refuses, without superseding)
+    Reassembler strict = builder().maxMessageBytes(FRAME.length).maxBufferedBytes(2L * FRAME.length)
+        .maxBufferedBytesPerSender(FRAME.length).superseding(false).build();
+    assertArrayEquals(FRAME, offerAll(strict, "a", ChunkSplitter.split(FRAME, 300, 1)).get(0));
+    assertArrayEquals(FRAME, offerAll(strict, "a", ChunkSplitter.split(FRAME, 300, 2)).get(0));
     assertThrows(IllegalArgumentException.class, () -> Reassembler.builder().maxIncompletePerSender(0));
     assertThrows(IllegalArgumentException.class, () -> Reassembler.builder().maxBufferedBytesPerSender(0));
   }
