@@ -341,15 +341,18 @@ public final class StarAggregator implements AutoCloseable {
     if (recorded.getOrDefault(env.round(), java.util.Set.of()).contains(env.sender())) {
       return; // averaged or recorded already
     }
-    String target = ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round());
-    String problem = target == null && env.round() >= 1 ? ledger.tooLongAgo(env.round())
-        : entryProblem(env, env.round(), target,
-        ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
-        "the global model of round " + env.round());
-    if (problem == null) {
-      // what ledger verify will check of it (bar the signature; a round that was not averaged here,
-      // round 0 included, too): a line it would refuse is not recorded
+    String problem;
+    try {
+      // what ledger verify will check of it (bar the signature), and a round not averaged here (round 0
+      // included) or too long ago to check: a line it would refuse is not recorded
       problem = ledger.lateUpdateProblem(LedgerCodec.parse(env.ledgerLines().get(0)));
+    } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
+      problem = "its ledger entry is malformed: " + e.getMessage();
+    }
+    if (problem == null) { // its model is the one its entry describes, by its sender
+      problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
+          ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
+          "the global model of round " + env.round());
     }
     if (problem == null) {
       problem = ctx.ledgerSignatureProblem(env.ledgerLines().get(0), env.sender());

@@ -261,7 +261,7 @@ public final class PrivacyLedger {
   }
 
   /** Why an update of {@code round} is too old to record: the aggregates it needs have left memory. */
-  public String tooLongAgo(int round) {
+  private String tooLongAgo(int round) {
     return "its round " + round + " was averaged too long ago to record (the ledger keeps the aggregates of its"
         + " last " + kept + " lines in memory, and a late update needs its round's and the one before)";
   }
