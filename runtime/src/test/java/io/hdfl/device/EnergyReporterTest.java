@@ -4,40 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.federation.RoundReport;
+import io.hdfl.run.ScriptedEnergyMeter;
 import io.hdfl.sensors.energy.DeviceProfiles;
-import io.hdfl.sensors.energy.EnergyMeter;
-import io.hdfl.sensors.energy.EnergyMeterException;
-import io.hdfl.sensors.energy.EnergyReading;
-import io.hdfl.sensors.energy.Provenance;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class EnergyReporterTest {
-  private final AtomicLong joules = new AtomicLong();
-  private final AtomicBoolean broken = new AtomicBoolean();
-  private final Provenance ina = Provenance.measured("ina219:i2c-1/0x40", "test");
-  private final EnergyMeter meter = new EnergyMeter() {
-    @Override
-    public String name() {
-      return "ina219:i2c-1/0x40";
-    }
-
-    @Override
-    public Provenance provenance() {
-      return ina;
-    }
-
-    @Override
-    public EnergyReading read() {
-      if (broken.get()) {
-        throw new EnergyMeterException("ina219:i2c-1/0x40: read failed");
-      }
-      return new EnergyReading(joules.get(), System.nanoTime(), ina);
-    }
-  };
+  private final ScriptedEnergyMeter meter = new ScriptedEnergyMeter("ina219:i2c-1/0x40");
 
   private static RoundReport report(int round) {
     return new RoundReport("press-01", round, round, 0.1, 0.05, Double.NaN, "", 1_000_000, 500_000, 10, 1, 1, 0);
@@ -52,15 +26,15 @@ class EnergyReporterTest {
   void aMeterThatFailsCostsReportsTheirEnergyNotTheirRounds() {
     List<RoundReport> sent = new ArrayList<>();
     EnergyReporter r = new EnergyReporter("press-01", meter, null, sent::add);
-    joules.addAndGet(2);
+    meter.addMillijoules(2_000);
     r.accept(report(1));
-    joules.addAndGet(3);
-    broken.set(true);
+    meter.addMillijoules(3_000);
+    meter.failing(true);
     r.accept(report(2));
-    broken.set(false);
-    joules.addAndGet(5);
+    meter.failing(false);
+    meter.addMillijoules(5_000);
     r.accept(report(3));
-    joules.addAndGet(7);
+    meter.addMillijoules(7_000);
     r.accept(report(4));
     assertEquals(4, sent.size(), "every round is reported");
     assertEquals(2.0, sent.get(0).energyJoules(), 1e-9);
@@ -77,14 +51,14 @@ class EnergyReporterTest {
   @Test
   void aMeterFailingAtTheStartOrReadingBackwardsCostsOnlyReports() {
     List<RoundReport> sent = new ArrayList<>();
-    broken.set(true);
+    meter.failing(true);
     EnergyReporter r = new EnergyReporter("press-01", meter, null, sent::add);
-    broken.set(false);
-    joules.addAndGet(4);
+    meter.failing(false);
+    meter.addMillijoules(4_000);
     r.accept(report(1));
-    joules.addAndGet(-3); // reset
+    meter.addMillijoules(-3_000); // reset
     r.accept(report(2));
-    joules.addAndGet(6);
+    meter.addMillijoules(6_000);
     r.accept(report(3));
     assertTrue(Double.isNaN(sent.get(0).energyJoules()), "no reading to start from");
     assertTrue(Double.isNaN(sent.get(1).energyJoules()), "read backwards");
@@ -97,7 +71,7 @@ class EnergyReporterTest {
     List<RoundReport> sent = new ArrayList<>();
     var pi = DeviceProfiles.resolve("raspberry-pi-4");
     EnergyReporter r = new EnergyReporter("press-01", meter, pi, sent::add);
-    joules.addAndGet(2);
+    meter.addMillijoules(2_000);
     r.accept(report(1));
     double radio = 1_000_000 * pi.radioJoulesPerByteSent() + 500_000 * pi.radioJoulesPerByteReceived();
     assertTrue(radio > 0);

@@ -4,43 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hdfl.sensors.energy.EnergyMeter;
-import io.hdfl.sensors.energy.EnergyMeterException;
-import io.hdfl.sensors.energy.EnergyReading;
-import io.hdfl.sensors.energy.Provenance;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RoundMeterTest {
-  private final AtomicLong millijoules = new AtomicLong();
   private final AtomicLong processCpu = new AtomicLong();
   private final AtomicLong evaluatorCpu = new AtomicLong();
-  private final AtomicBoolean broken = new AtomicBoolean();
-  private final Provenance rapl = Provenance.measured("rapl:test", "a counter the test sets");
-
-  private final EnergyMeter meter = new EnergyMeter() {
-    @Override
-    public String name() {
-      return "rapl:test";
-    }
-
-    @Override
-    public Provenance provenance() {
-      return rapl;
-    }
-
-    @Override
-    public EnergyReading read() {
-      if (broken.get()) {
-        throw new EnergyMeterException("rapl:test: read failed");
-      }
-      return new EnergyReading(millijoules.get() / 1000.0, System.nanoTime(), rapl);
-    }
-  };
+  private final ScriptedEnergyMeter meter = new ScriptedEnergyMeter("rapl:test");
 
   private void advance(long mj, long cpuNanos, long evaluatorNanos) {
-    millijoules.addAndGet(mj);
+    meter.addMillijoules(mj);
     processCpu.addAndGet(cpuNanos);
     evaluatorCpu.addAndGet(evaluatorNanos);
   }
@@ -93,9 +66,9 @@ class RoundMeterTest {
     advance(1_000, 1, 0);
     m.roundEnded(1);
     advance(2_000, 1, 0);
-    broken.set(true);
+    meter.failing(true);
     m.roundEnded(2);
-    broken.set(false);
+    meter.failing(false);
     advance(3_000, 1, 0);
     m.roundEnded(3);
     advance(4_000, 1, 0);
@@ -104,9 +77,9 @@ class RoundMeterTest {
     assertNull(m.round(2), "ends where the meter failed");
     assertNull(m.round(3), "starts where the meter failed");
     assertNull(m.round(5), "its start (round 4's end) was not marked");
-    broken.set(true);
+    meter.failing(true);
     RoundMeter failedAtStart = new RoundMeter(meter, processCpu::get, evaluatorCpu::get);
-    broken.set(false);
+    meter.failing(false);
     failedAtStart.firstRoundBegins();
     assertTrue(Double.isNaN(failedAtStart.startup().joules()), "no start-up figure");
   }
