@@ -39,8 +39,7 @@ class StarAggregatorTest {
   void aRestartedAggregatorCompletesALedgerFromACheckpointThatBeginsWithALateUpdate() throws Exception {
     FederationSettings s = FederationFixture.star(3, 10).build();
     // round 1: client-001, client-003, the aggregate, then client-002's late update; round 2: all three
-    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(2)
-        .samplesPerPeer(10).late(2, 1).build();
+    LedgerSimulation.Result sim = clientTwoLateIn(s, 1);
     List<LedgerLine> all = sim.ledger().lines();
     assertEquals(8, all.size());
     AggregatorCheckpoint checkpoint = checkpointAfter(s, all.subList(3, 8)); // the late line, then round 2's
@@ -62,8 +61,7 @@ class StarAggregatorTest {
   @Test
   void aRestartedAggregatorCompletesTheAggregationThatNamesALateUpdateInTheLedger() throws Exception {
     FederationSettings s = FederationFixture.star(3, 10).build();
-    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(2)
-        .samplesPerPeer(10).late(2, 1).build();
+    LedgerSimulation.Result sim = clientTwoLateIn(s, 1);
     List<LedgerLine> all = sim.ledger().lines();
     assertEquals(8, all.size());
     assertEquals(List.of(all.get(3).hash()), all.get(7).entry().late());
@@ -86,8 +84,7 @@ class StarAggregatorTest {
   @Test
   void anAggregatorThatCannotRecordALateUpdateStops() throws Exception {
     FederationSettings s = FederationFixture.star(3, 10).build();
-    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(3)
-        .samplesPerPeer(10).late(2, 2).build();
+    LedgerSimulation.Result sim = clientTwoLateIn(s, 2);
     List<LedgerLine> all = sim.ledger().lines();
     Path file = dir.resolve("ledger.jsonl");
     ledgerWith(s, file, all.subList(0, 7));
@@ -125,8 +122,7 @@ class StarAggregatorTest {
     FederationSettings s = FederationFixture.star(3, 10).build();
     // round 1: all three; round 2: client-001, client-003, the aggregate, then client-002's late update;
     // round 3: all three, and the final aggregate names the late update
-    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(3)
-        .samplesPerPeer(10).late(2, 2).build();
+    LedgerSimulation.Result sim = clientTwoLateIn(s, 2);
     List<LedgerLine> all = sim.ledger().lines();
     assertEquals(12, all.size());
     LedgerLine lateLine = all.get(7);
@@ -184,8 +180,7 @@ class StarAggregatorTest {
   void aRestartRefusesALedgerThatGoesOnAfterTheCommittedAggregationWithAnUpdateOfTheRoundInProgress()
       throws Exception {
     FederationSettings s = FederationFixture.star(3, 10).build();
-    LedgerSimulation.Result sim = LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(3)
-        .samplesPerPeer(10).late(2, 2).build();
+    LedgerSimulation.Result sim = clientTwoLateIn(s, 2);
     List<LedgerLine> all = sim.ledger().lines();
     Path file = dir.resolve("ledger.jsonl");
     ledgerWith(s, file, all.subList(0, 9));
@@ -220,6 +215,15 @@ class StarAggregatorTest {
     PrivacyLedger enough = PrivacyLedger.builder(s.ledgerSettings()).file(dir.resolve("enough.jsonl"))
         .keepInMemory(StarAggregator.MIN_KEPT_LINES).open();
     new StarAggregator(ctx, 3, FederationFixture.CLASSES, enough).close();
+  }
+
+  /**
+   * The ledger of three clients of 10 samples a round over {@code lateRound} + 1 rounds, where
+   * client-002's update of {@code lateRound} reaches the aggregator after that round was averaged.
+   */
+  private static LedgerSimulation.Result clientTwoLateIn(FederationSettings s, int lateRound) {
+    return LedgerSimulation.star(s.params()).federation(s.federation()).peers(3).rounds(lateRound + 1)
+        .samplesPerPeer(10).late(2, lateRound).build();
   }
 
   /** The checkpoint of an aggregation whose ledger lines are {@code committed} (its aggregate last). */
