@@ -102,11 +102,12 @@ public final class Reassembler {
     maxBufferedBytes = b.maxBufferedBytes;
     maxChunksPerMessage = b.maxChunksPerMessage;
     maxIncompleteMessages = b.maxIncompleteMessages;
-    maxIncompletePerSender = b.maxIncompletePerSender > 0 ? b.maxIncompletePerSender
-        : Math.max(1, maxIncompleteMessages / 4);
-    maxBufferedBytesPerSender = b.maxBufferedBytesPerSender > 0 ? b.maxBufferedBytesPerSender
-        : Math.max(maxBufferedBytes / 2, Math.min(maxMessageBytes, maxBufferedBytes));
     superseding = b.superseding;
+    // without superseding a sender's share defaults to the whole caps (shares would only refuse more)
+    maxIncompletePerSender = b.maxIncompletePerSender > 0 ? b.maxIncompletePerSender
+        : superseding ? Math.max(1, maxIncompleteMessages / 4) : maxIncompleteMessages;
+    maxBufferedBytesPerSender = b.maxBufferedBytesPerSender > 0 ? b.maxBufferedBytesPerSender
+        : superseding ? Math.max(maxBufferedBytes / 2, Math.min(maxMessageBytes, maxBufferedBytes)) : maxBufferedBytes;
     clock = b.clock;
   }
 
@@ -438,7 +439,8 @@ public final class Reassembler {
      * Whether a sender's newer message supersedes its own oldest incomplete ones where it would
      * otherwise exceed its share or a cap (default true: a sender's newer message is the one it wants
      * through). Off, the newcomer is refused instead: for messages whose order of arrival says nothing
-     * of which is newer (parts retained on the broker, delivered in topic order).
+     * of which is newer (parts retained on the broker, delivered in topic order); the shares then
+     * default to the whole caps.
      */
     public Builder superseding(boolean v) {
       superseding = v;

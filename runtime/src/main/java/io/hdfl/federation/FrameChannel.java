@@ -37,8 +37,7 @@ public final class FrameChannel {
    * current part count) may arrive after the current model's first part, and must not supersede it;
    * what does not fit is refused, as before there were shares.
    */
-  private final Reassembler kept = Reassembler.builder().superseding(false).maxIncompletePerSender(64)
-      .maxBufferedBytesPerSender(2L * io.hdfl.codec.Expectations.DEFAULT_MAX_FRAME_BYTES).build();
+  private final Reassembler kept = Reassembler.builder().superseding(false).build();
   private final AtomicLong messageIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
 
   /** @param maxPacketBytes largest payload the broker accepts; 0 = no limit (never chunk) */

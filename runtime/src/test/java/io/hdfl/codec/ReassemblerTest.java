@@ -327,6 +327,13 @@ class ReassemblerTest {
     reject(Reason.MEMORY_CAP, kept, "final", claim(2, 50_000));
     assertEquals(60_000, kept.stats().reservedBytes());
     assertEquals(0, kept.stats().superseded());
+    // and there one sender may hold all the caps allow (its share defaults to them)
+    Reassembler one = builder().maxIncompleteMessages(8).superseding(false).build();
+    for (int id = 1; id <= 8; id++) {
+      assertEquals(Optional.empty(), one.offer("final", claim(id, 1_000)));
+    }
+    reject(Reason.TOO_MANY_MESSAGES, one, "final", claim(9, 1_000));
+    assertEquals(8, one.stats().incompleteMessages());
   }
 
   /** The first of two chunks of a message that claims {@code total} bytes. */
