@@ -55,7 +55,6 @@ public final class StarAggregator implements AutoCloseable {
   private int round = 1;
   private int classes;
   private ModelNoiseState state = ModelNoiseState.EMPTY;
-  private String lastAggregateLine;
   private ScheduledFuture<?> deadline;
   /**
    * Hashes of the entries of updates that came after their round was averaged, recorded in the ledger
@@ -188,7 +187,6 @@ public final class StarAggregator implements AutoCloseable {
   private void restore(AggregatorCheckpoint last) {
     round = last.round();
     state = last.state();
-    lastAggregateLine = last.lastAggregateLine();
     first = last.global();
   }
 
@@ -549,7 +547,6 @@ public final class StarAggregator implements AutoCloseable {
       ctx.reports().accept(new RoundReport(ctx.id(), round, round, 0, 0, Double.NaN, "", 0, 0, absorbed,
           dec.required(), dec.presentAfter(), dec.added()));
       state = next;
-      lastAggregateLine = line.text();
       updates.clear();
       round = nextRound;
       publish(model);
