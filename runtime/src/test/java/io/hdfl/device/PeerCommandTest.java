@@ -459,6 +459,32 @@ class PeerCommandTest {
     assertTrue(maxNew > 40, "samples_new reached " + maxNew);
     Verification v = verifiedLedger("press-02", List.of("press-01", "press-02"));
     assertTrue(v.ok(), v.summary());
+    // The privacy report finds the windows bundled after round 1: between two receipts of the next peer
+    // they had only one step's incremental noise, far less than a round-1 record had
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "privacy", "report",
+        dir.resolve("state/press-02/ledger.jsonl").toString(), "--keys", dir.resolve("roster").toString(),
+        "--retrain-epochs", "1", "--json"), err.toString());
+    com.fasterxml.jackson.databind.JsonNode hop = null;
+    for (com.fasterxml.jackson.databind.JsonNode o : new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(out.toString()).get("observers")) {
+      if (o.get("observer").asText().equals("next-hop peer")) {
+        hop = o;
+      }
+    }
+    assertTrue(hop != null && hop.get("worst_case").asText().matches("a record of peer \\d bundled in round \\d+"),
+        out.toString());
+    List<io.hdfl.privacy.ledger.LedgerEntry> entries = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("state/press-02/ledger.jsonl"))) {
+      entries.add(io.hdfl.privacy.ledger.LedgerCodec.parse(line));
+    }
+    double[] added = entries.stream().mapToDouble(io.hdfl.privacy.ledger.LedgerEntry::addedVariance).toArray();
+    var roundOneOnly = io.hdfl.privacy.composition.RingExposure.observers(2, entries.size() / 2, added,
+        new io.hdfl.privacy.composition.RecordInfluence(entries.get(0).dim(), 1),
+        io.hdfl.privacy.composition.LedgerExposure.reportDelta(entries), entries.get(0).epsilon(), false).get(1);
+    assertEquals("next-hop peer", roundOneOnly.observer());
+    assertTrue(hop.get("epsilon_rdp").asDouble() > roundOneOnly.epsilonRdp(), hop + " against " + roundOneOnly.sentence());
   }
 
   /** Writes recordings with the CLI, as an operator would. */

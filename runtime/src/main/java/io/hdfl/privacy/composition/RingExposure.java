@@ -20,7 +20,14 @@ import java.util.List;
  *       incremental schedules a step's noise is c·ln(t/(t−1)), far below a full requirement.
  * </ul>
  *
- * Each observer is evaluated for every k and the worst k is reported.
+ * Each observer is evaluated for every k and the worst k is reported. A record need not enter in
+ * round 1: a peer learning from a live source bundles the windows that arrived since its previous turn,
+ * and a peer that missed round 1 bundles its data at its first turn. Such a record, bundled at peer
+ * k's step in round r₀, has no influence on anything released before that step, its bundling
+ * influence in round r₀ and its retraining influence after; the next-hop peer's round-r₀ release is a
+ * difference of receipts with only the K−1 steps' incremental noise between them, far less than a
+ * round-1 record's. So every (k, r₀) in which peer k bundled records is a case, and the worst is
+ * reported.
  */
 public final class RingExposure {
   private RingExposure() {}
@@ -36,27 +43,114 @@ public final class RingExposure {
    */
   public static List<ObserverGuarantee> observers(int peers, int rounds, double[] added, RecordInfluence influence,
       double delta, double headlineEpsilon, boolean wireEncrypted) {
-    if (peers < 1 || rounds < 1 || added.length != peers * rounds) {
-      throw new IllegalArgumentException("need K, R >= 1 and K*R added variances, got " + added.length);
+    boolean[] bundles = new boolean[added.length];
+    java.util.Arrays.fill(bundles, 0, Math.min(peers, bundles.length), true);
+    return observers(peers, rounds, added, bundles, influence, delta, headlineEpsilon, wireEncrypted);
+  }
+
+  /**
+   * As {@link #observers(int, int, double[], RecordInfluence, double, double, boolean)}, with the steps
+   * that bundled new records: {@code bundles[t-1]} for step t (a real run's ledger tells them by its
+   * entries' {@code samples_new}; a schedule bundles every peer's data in round 1). Each record enters
+   * at one such step; with none at all, every peer is taken to bundle in round 1.
+   */
+  public static List<ObserverGuarantee> observers(int peers, int rounds, double[] added, boolean[] bundles,
+      RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
+    if (peers < 1 || rounds < 1 || added.length != peers * rounds || bundles.length != added.length) {
+      throw new IllegalArgumentException("need K, R >= 1 and K*R added variances and bundling flags, got "
+          + added.length + " and " + bundles.length);
     }
-    List<ObserverGuarantee> out = new ArrayList<>();
+    int steps = added.length;
+    List<Integer> cases = new ArrayList<>(); // the steps at which records entered
+    for (int t = 1; t <= steps; t++) {
+      if (bundles[t - 1]) {
+        cases.add(t);
+      }
+    }
+    if (cases.isEmpty()) {
+      for (int t = 1; t <= peers; t++) {
+        cases.add(t);
+      }
+    }
     double[] prefix = prefixSums(added);
-    double total = prefix[added.length];
-    double totalInfluence = influence.firstRound() + (rounds - 1) * influence.laterRound();
+    double total = prefix[steps];
+    List<ObserverGuarantee> out = new ArrayList<>();
+    // the final model holds all the noise: the earliest bundled record has the most influence on it
+    int earliest = cases.get(0);
+    int r0 = roundOf(earliest, peers);
     out.add(ObserverGuarantee.compose("final-model user", "the final model only",
-        List.of(new GaussianRelease(totalInfluence, total, "final model after " + rounds + " rounds")),
-        delta, headlineEpsilon, ""));
+        List.of(new GaussianRelease(influence.firstRound() + (rounds - r0) * influence.laterRound(), total,
+            "final model after " + rounds + " rounds")),
+        delta, headlineEpsilon, r0 == 1 ? "" : "a record bundled in round " + r0));
+    // A ring's ledger may bundle at every step: each case's μ² comes from sums over the rounds after
+    // it (O(K·R) in all), and only the worst case's releases are composed (ε grows with μ²).
     if (peers > 1) {
-      out.add(ObserverGuarantee.worstOf(peers, k -> nextHop(k, peers, rounds, prefix, influence), k -> "a record of peer " + k,
-          "next-hop peer",
-          "the model after each of the record holder's steps, differenced round to round", delta, headlineEpsilon));
+      double[] hopVariance = new double[steps + 1];
+      for (int t = 1; t <= steps; t++) {
+        hopVariance[t] = nextHopVariance(t, peers, prefix);
+      }
+      int worst = worstCase(cases, peers, hopVariance, influence);
+      out.add(ObserverGuarantee.compose("next-hop peer",
+          "the model after each of the record holder's steps, differenced round to round",
+          nextHop(peerOf(worst, peers), roundOf(worst, peers), peers, rounds, prefix, influence), delta,
+          headlineEpsilon, caseName(worst, peers)));
     }
     if (!wireEncrypted) {
-      out.add(ObserverGuarantee.worstOf(peers, k -> wire(k, peers, rounds, added, influence), k -> "a record of peer " + k,
-          "wire reader",
-          "every hop (payloads not end-to-end encrypted), differenced hop to hop", delta, headlineEpsilon));
+      double[] wireVariance = new double[steps + 1];
+      System.arraycopy(added, 0, wireVariance, 1, steps);
+      int worst = worstCase(cases, peers, wireVariance, influence);
+      out.add(ObserverGuarantee.compose("wire reader",
+          "every hop (payloads not end-to-end encrypted), differenced hop to hop",
+          wire(peerOf(worst, peers), roundOf(worst, peers), peers, rounds, added, influence), delta,
+          headlineEpsilon, caseName(worst, peers)));
     }
     return out;
+  }
+
+  /**
+   * The case (bundling step) of largest μ² for an observer whose release of step t's round has noise
+   * {@code variance[t]}: the bundling release at the case's step, then retraining releases at the same
+   * peer's steps of every later round. The first of equal cases wins.
+   */
+  private static int worstCase(List<Integer> cases, int peers, double[] variance, RecordInfluence inf) {
+    int steps = variance.length - 1;
+    double[] later = new double[steps + 1 + peers]; // later[t]: Σ μ² of retraining releases after step t
+    for (int t = steps; t >= 1; t--) {
+      int next = t + peers;
+      later[t] = next <= steps ? new GaussianRelease(inf.laterRound(), variance[next], "").muSquared() + later[next] : 0;
+    }
+    int worst = cases.get(0);
+    double worstMu2 = -1;
+    for (int t : cases) {
+      double mu2 = new GaussianRelease(inf.firstRound(), variance[t], "").muSquared() + later[t];
+      if (mu2 > worstMu2) {
+        worst = t;
+        worstMu2 = mu2;
+      }
+    }
+    return worst;
+  }
+
+  /** The noise the next-hop peer cannot subtract from its release of step t (see {@link #nextHop}). */
+  private static double nextHopVariance(int t, int peers, double[] prefix) {
+    int k = peerOf(t, peers);
+    if (t <= peers) {
+      return k == peers ? Math.max(0, prefix[k] - prefix[1]) : prefix[k];
+    }
+    return Math.max(0, prefix[t] - prefix[t - peers + 1]);
+  }
+
+  private static int peerOf(int step, int peers) {
+    return (step - 1) % peers + 1;
+  }
+
+  private static int roundOf(int step, int peers) {
+    return (step - 1) / peers + 1;
+  }
+
+  private static String caseName(int step, int peers) {
+    int r = roundOf(step, peers);
+    return "a record of peer " + peerOf(step, peers) + (r == 1 ? "" : " bundled in round " + r);
   }
 
   /** prefix[t] = variance added in steps 1..t, summed with Kahan compensation. */
@@ -74,28 +168,34 @@ public final class RingExposure {
     return prefix;
   }
 
-  private static List<GaussianRelease> nextHop(int k, int peers, int rounds, double[] prefix, RecordInfluence inf) {
+  private static List<GaussianRelease> nextHop(int k, int bundledIn, int peers, int rounds, double[] prefix,
+      RecordInfluence inf) {
     List<GaussianRelease> rel = new ArrayList<>();
-    // Round 1: steps 1..k; the last peer's next hop is peer 1, which knows its own step 1's noise (the
-    // largest of the run). Until the sixteenth session it was counted, overstating the guarantee.
-    double first = k == peers ? Math.max(0, prefix[k] - prefix[1]) : prefix[k];
-    rel.add(new GaussianRelease(inf.firstRound(), first, "round 1: model after step " + k
-        + (k == peers ? ", less step 1's noise (the observer's own)" : "")));
-    for (int r = 2; r <= rounds; r++) {
+    if (bundledIn == 1) {
+      // Round 1: steps 1..k; the last peer's next hop is peer 1, which knows its own step 1's noise (the
+      // largest of the run). Until the sixteenth session it was counted, overstating the guarantee.
+      double first = k == peers ? Math.max(0, prefix[k] - prefix[1]) : prefix[k];
+      rel.add(new GaussianRelease(inf.firstRound(), first, "round 1: model after step " + k
+          + (k == peers ? ", less step 1's noise (the observer's own)" : "")));
+    }
+    // Receipts before the record's step do not depend on it: from its round on, differences only
+    for (int r = Math.max(2, bundledIn); r <= rounds; r++) {
       int prev = peers * (r - 2) + k;
       int now = peers * (r - 1) + k;
       // Steps prev+2 .. now; the observer's own step prev+1 is known to it.
       double v = Math.max(0, prefix[now] - prefix[prev + 1]);
-      rel.add(new GaussianRelease(inf.laterRound(), v, "round " + r + ": difference of receipts"));
+      rel.add(new GaussianRelease(r == bundledIn ? inf.firstRound() : inf.laterRound(), v,
+          "round " + r + ": difference of receipts" + (r == bundledIn && r > 1 ? " (the record's bundling)" : "")));
     }
     return rel;
   }
 
-  private static List<GaussianRelease> wire(int k, int peers, int rounds, double[] added, RecordInfluence inf) {
+  private static List<GaussianRelease> wire(int k, int bundledIn, int peers, int rounds, double[] added,
+      RecordInfluence inf) {
     List<GaussianRelease> rel = new ArrayList<>();
-    for (int r = 1; r <= rounds; r++) {
+    for (int r = bundledIn; r <= rounds; r++) {
       int t = peers * (r - 1) + k;
-      rel.add(new GaussianRelease(r == 1 ? inf.firstRound() : inf.laterRound(), added[t - 1],
+      rel.add(new GaussianRelease(r == bundledIn ? inf.firstRound() : inf.laterRound(), added[t - 1],
           "step " + t + ": this hop minus the previous one"));
     }
     return rel;

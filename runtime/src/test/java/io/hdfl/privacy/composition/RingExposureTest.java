@@ -107,4 +107,78 @@ class RingExposureTest {
     double delta = inf.firstRound() + 2 * inf.laterRound();
     assertEquals(delta / Math.sqrt(total), fin.mu(), 1e-12);
   }
+
+  /**
+   * A record bundled in a later round (a live window that arrived between its peer's turns) shows in
+   * that round's receipts with only the incremental noise of the steps between them. K = 3, R = 3,
+   * E = 1: every peer bundles in round 1 and peer 2 again in round 3 (step 8). Closed forms, per case
+   * (peer k, round r₀): next hop, round r₀ &gt; 1: Γ over steps prev+2..now = c ln(now/(prev+1));
+   * wire: Γ(t) = c ln(t/(t−1)).
+   */
+  @Test
+  void aRecordBundledInALaterRoundIsProtectedOnlyByItsRoundsIncrementalNoise() {
+    int k = 3;
+    int r = 3;
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    double c = PrivacyParameters.withDelta0(D, EPS, DELTA0).c();
+    double[] a = privateDfl(k, r);
+    boolean[] bundles = new boolean[k * r];
+    bundles[0] = bundles[1] = bundles[2] = true;
+    bundles[7] = true; // peer 2, round 3
+    List<ObserverGuarantee> g = RingExposure.observers(k, r, a, bundles, inf, 1e-6, EPS, false);
+
+    ObserverGuarantee hop = find(g, "next-hop peer");
+    double f2 = inf.firstRound() * inf.firstRound();
+    double l2 = inf.laterRound() * inf.laterRound();
+    double late = f2 / (c * Math.log(8 / 6.0)); // steps 7 and 8 between peer 3's receipts of rounds 2 and 3
+    double worstRoundOne = 0;
+    for (int p = 1; p <= k; p++) {
+      double round1 = p == k ? c * Math.log(k) : c * Math.log(1.25 * p * N / DELTA0);
+      double mu2 = f2 / round1;
+      for (int q = 2; q <= r; q++) {
+        int now = k * (q - 1) + p;
+        mu2 += l2 / (c * Math.log(now / (now - k + 1.0)));
+      }
+      worstRoundOne = Math.max(worstRoundOne, mu2);
+    }
+    assertTrue(late > worstRoundOne, "the late record is the worst case here");
+    assertEquals(late, hop.mu() * hop.mu(), 1e-9 * late);
+    assertEquals("a record of peer 2 bundled in round 3", hop.worstCase());
+    assertEquals(1, hop.releases().size(), "nothing released before its bundling depends on it");
+    ObserverGuarantee before = find(RingExposure.observers(k, r, a, inf, 1e-6, EPS, false), "next-hop peer");
+    assertEquals(worstRoundOne, before.mu() * before.mu(), 1e-9 * worstRoundOne);
+
+    ObserverGuarantee wire = find(g, "wire reader");
+    assertEquals(f2 / (c * Math.log(8 / 7.0)), wire.mu() * wire.mu(), 1e-9 * wire.mu() * wire.mu());
+    assertEquals("a record of peer 2 bundled in round 3", wire.worstCase());
+
+    // the final model: all the noise, and the most influence is a round-1 record's
+    double total = 0;
+    for (double v : a) {
+      total += v;
+    }
+    ObserverGuarantee fin = find(g, "final-model user");
+    assertEquals((inf.firstRound() + 2 * inf.laterRound()) / Math.sqrt(total), fin.mu(), 1e-12);
+    assertEquals("", fin.worstCase());
+  }
+
+  /** With records entering in round 2 only, the final model's worst record is revisited R − 2 times. */
+  @Test
+  void recordsBundledOnlyLaterHaveLessInfluenceOnTheFinalModel() {
+    int k = 2;
+    int r = 4;
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    double[] a = privateDfl(k, r);
+    boolean[] bundles = new boolean[k * r];
+    bundles[2] = bundles[3] = true;
+    ObserverGuarantee fin = find(RingExposure.observers(k, r, a, bundles, inf, 1e-6, EPS, true), "final-model user");
+    double total = 0;
+    for (double v : a) {
+      total += v;
+    }
+    assertEquals((inf.firstRound() + 2 * inf.laterRound()) / Math.sqrt(total), fin.mu(), 1e-12);
+    assertEquals("a record bundled in round 2", fin.worstCase());
+    ObserverGuarantee hop = find(RingExposure.observers(k, r, a, bundles, inf, 1e-6, EPS, true), "next-hop peer");
+    assertEquals(r - 1, hop.releases().size(), "rounds 2 to 4");
+  }
 }
