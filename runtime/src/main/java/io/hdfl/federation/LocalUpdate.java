@@ -70,8 +70,9 @@ final class LocalUpdate {
     NoiseDraw draw = ctx.noise().add(model.vectors(), d.added());
     model.recomputeNorms();
     LedgerEntry.Source source = ctx.noise().forDeployment() ? LedgerEntry.Source.SECURE : LedgerEntry.Source.SEEDED;
+    long bundled = toBundle == null ? 0 : Math.min(toBundle.size(), d.samplesAdded());
     LedgerLine line = signer.sign(ctx.keys(), NoiseRecord.update(ctx.id(), round, step, d.samplesAdded(),
-        d.samplesTotal(), d.required(), d.presentBefore(), d.added(), d.presentAfter(), source, d.reason()),
+        d.samplesTotal(), bundled, d.required(), d.presentBefore(), d.added(), d.presentAfter(), source, d.reason()),
         prevHash);
     return new Outcome(d, draw, line);
   }

@@ -457,6 +457,8 @@ class PeerCommandTest {
       }
     }
     assertTrue(maxNew > 40, "samples_new reached " + maxNew);
+    assertTrue(Files.readString(dir.resolve("state/press-02/ledger.jsonl")).contains("\"samples_bundled\":"),
+        "the windows bundled after round 1 are recorded as such");
     Verification v = verifiedLedger("press-02", List.of("press-01", "press-02"));
     assertTrue(v.ok(), v.summary());
     // The privacy report finds the windows bundled after round 1: between two receipts of the next peer

@@ -45,6 +45,34 @@ class RingPeerEntriesTest {
     }
   }
 
+  /**
+   * A peer learning from a live source bundles at its round-2 turn the windows that arrived since its
+   * round-1 turn: its entry counts them in samples_new (with the data it retrains on) and says in
+   * samples_bundled that they entered the model there, which the privacy report needs (those records
+   * have only that round's incremental noise between two receipts of the next peer). No other entry
+   * writes the field.
+   */
+  @Test
+  void aPeerLearningFromALiveSourceRecordsTheWindowsItBundledAfterRoundOne() throws Exception {
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).build();
+    List<EncodedSet> shards = FederationFixture.shards(RING.size() + 1, 20);
+    EncodedSet arrived = shards.get(RING.size()).subset(new int[] {0, 1, 2, 3, 4, 5, 6});
+    java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
+    try (LoopbackRing ring = LoopbackRing.start(s, RING, (i, ctx) -> {
+      RingPeer p = new RingPeer(ctx, RING, shards.get(i));
+      return i == 1 ? p.learningFrom(() -> taken.getAndSet(true) ? null : arrived) : p;
+    })) {
+      List<io.hdfl.privacy.ledger.LedgerEntry> lap = new ArrayList<>();
+      for (String line : ring.fin.get(20, TimeUnit.SECONDS).ledgerLines()) {
+        lap.add(LedgerCodec.parse(line));
+      }
+      assertEquals(List.of(20L, 27L, 20L), lap.stream().map(io.hdfl.privacy.ledger.LedgerEntry::samplesNew).toList());
+      assertEquals(List.of(0L, 7L, 0L), lap.stream().map(io.hdfl.privacy.ledger.LedgerEntry::bundledSamples).toList());
+      assertEquals(List.of(false, true, false), ring.fin.get().ledgerLines().stream()
+          .map(l -> l.contains("\"samples_bundled\":7,")).toList());
+    }
+  }
+
   @Test
   void aFailingCollectorDoesNotStopTheRing() throws Exception {
     FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, ROUNDS).build();

@@ -8,11 +8,10 @@ import java.util.Set;
 /**
  * The honest composition report of a real run, from the noise its ledger records (rather than from a
  * schedule laid out in advance): ring entries give the variance added at every step, star entries
- * the clients' added variance and the global model's variance per round. A ring entry's
- * {@code samples_new} (the samples its peer trained on at that step) tells where records entered: in
- * round 1, and where a peer's count grew since its previous step, as a peer learning from a live source
- * bundles the windows that arrived between its turns (such records have only the incremental noise of
- * their round between two receipts of the next peer).
+ * the clients' added variance and the global model's variance per round. A ring entry tells where
+ * records entered ({@link LedgerEntry#bundledSamples()}): in round 1, and later where a peer learning
+ * from a live source bundled the windows that arrived between its turns, or a restarted one its data
+ * (such records have only the incremental noise of their round between two receipts of the next peer).
  */
 public final class LedgerExposure {
   private LedgerExposure() {}
@@ -56,11 +55,12 @@ public final class LedgerExposure {
       boolean[] bundles = new boolean[entries.size()];
       for (int i = 0; i < added.length; i++) {
         added[i] = entries.get(i).addedVariance();
-        // A ring entry counts every sample its peer trained on (retraining revisits them each round):
-        // records entered in round 1, and where the count changed from the peer's previous step (live
-        // windows bundled at this turn; a count that fell is taken as new records too, conservatively)
+        // Records entered where an entry says it bundled samples (round 1; later, samples_bundled: live
+        // windows, or a restarted peer's data). A ledger written before samples_bundled existed tells
+        // them only by a peer's count (every sample it trained on) changing since its previous step;
+        // that is taken too, and a count that fell as new records, conservatively.
         long samples = entries.get(i).samplesNew();
-        bundles[i] = i < k ? samples > 0 : samples != entries.get(i - k).samplesNew();
+        bundles[i] = entries.get(i).bundledSamples() > 0 || i >= k && samples != entries.get(i - k).samplesNew();
       }
       return RingExposure.observers(k, rounds, added, bundles, influence, delta, first.epsilon(), wireEncrypted);
     }

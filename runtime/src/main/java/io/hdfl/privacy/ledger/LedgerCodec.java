@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
 public final class LedgerCodec {
   /**
    * The JSON field names in the order every line holds them; {@code sig} is last. {@link #LATE} may
-   * follow {@code contributors} in a star aggregate's line (written only when it names something).
+   * follow {@code contributors} in a star aggregate's line (written only when it names something), and
+   * {@link #BUNDLED} {@code samples_total} in a ring update's line after round 1.
    */
   public static final List<String> FIELDS = List.of(
       "v", "federation", "peer", "kind", "topology", "round", "step", "samples_new", "samples_total",
@@ -56,6 +57,12 @@ public final class LedgerCodec {
 
   /** The optional field of a star aggregate naming the late updates recorded since the last aggregate ({@link LedgerEntry#late()}). */
   public static final String LATE = "late";
+
+  /**
+   * The optional field of a ring update after round 1 that bundled samples ({@link
+   * LedgerEntry#samplesBundled()}), after {@code samples_total}; written only when not zero.
+   */
+  public static final String BUNDLED = "samples_bundled";
 
   /** Ed25519 signatures are 64 bytes: 88 base64 characters ending in "==". */
   private static final Pattern SIG_TAIL = Pattern.compile(",\"sig\":\"([A-Za-z0-9+/]{86}==)\"}$");
@@ -111,6 +118,10 @@ public final class LedgerCodec {
     if (e.contributors().size() + e.late().size() > LedgerEntry.MAX_CONTRIBUTORS) {
       throw new IllegalArgumentException("more than " + LedgerEntry.MAX_CONTRIBUTORS + " contributors and late updates");
     }
+    String bundled = bundledProblem(e.kind(), e.topology(), e.round(), e.samplesNew(), e.samplesBundled());
+    if (bundled != null) {
+      throw new IllegalArgumentException(bundled);
+    }
     StringBuilder b = new StringBuilder(640 + 67 * (e.contributors().size() + e.late().size()));
     b.append("{\"v\":").append(e.version());
     string(b, "federation", e.federation());
@@ -121,6 +132,9 @@ public final class LedgerCodec {
     b.append(",\"step\":").append(e.step());
     b.append(",\"samples_new\":").append(e.samplesNew());
     b.append(",\"samples_total\":").append(e.samplesTotal());
+    if (e.samplesBundled() != 0) {
+      b.append(",\"" + BUNDLED + "\":").append(e.samplesBundled());
+    }
     number(b, "sensitivity_scale", e.sensitivityScale());
     number(b, "variance_required", e.requiredVariance());
     number(b, "variance_present_before", e.presentBefore());
@@ -472,6 +486,14 @@ public final class LedgerCodec {
     long step = longField(root, "step");
     long samplesNew = longField(root, "samples_new");
     long samplesTotal = longField(root, "samples_total");
+    long samplesBundled = root.has(BUNDLED) ? longField(root, BUNDLED) : 0;
+    if (root.has(BUNDLED) && samplesBundled == 0) {
+      throw new LedgerFormatException("field '" + BUNDLED + "' is written only when not zero");
+    }
+    String bundledProblem = bundledProblem(kind, topology, round, samplesNew, samplesBundled);
+    if (bundledProblem != null) {
+      throw new LedgerFormatException(bundledProblem);
+    }
     double s = doubleField(root, "sensitivity_scale");
     double required = doubleField(root, "variance_required");
     double before = doubleField(root, "variance_present_before");
@@ -505,9 +527,24 @@ public final class LedgerCodec {
       throw new LedgerFormatException("field 'timestamp' must be ISO-8601 UTC like 2025-01-31T12:00:00.000Z");
     }
     String sig = text(root, "sig");
-    return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, s,
+    return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal,
+        samplesBundled, s,
         required, before, added, after, epsilon, delta0, dim, schedule, source, nfd.booleanValue(), contributors,
         late, reason, prevHash, timestamp, sig);
+  }
+
+  /** Why {@code samples_bundled} cannot be {@code bundled} in such an entry, or null (0: not written). */
+  private static String bundledProblem(Kind kind, Topology topology, int round, long samplesNew, long bundled) {
+    if (bundled == 0) {
+      return null;
+    }
+    if (kind != Kind.UPDATE || topology != Topology.RING || round < 2) {
+      return "field '" + BUNDLED + "' belongs only to a ring update after round 1";
+    }
+    if (bundled < 0 || bundled > samplesNew) {
+      return "field '" + BUNDLED + "' must be between 1 and samples_new (" + samplesNew + "), got " + bundled;
+    }
+    return null;
   }
 
   private static void checkFieldNames(JsonNode root) {
@@ -515,8 +552,9 @@ public final class LedgerCodec {
     int i = 0;
     while (names.hasNext()) {
       String name = names.next();
-      if (name.equals(LATE) && i > 0 && FIELDS.get(i - 1).equals("contributors")) {
-        continue; // the optional field, in its place
+      if (name.equals(LATE) && i > 0 && FIELDS.get(i - 1).equals("contributors")
+          || name.equals(BUNDLED) && i > 0 && FIELDS.get(i - 1).equals("samples_total")) {
+        continue; // an optional field, in its place
       }
       if (!FIELDS.contains(name)) {
         throw new LedgerFormatException("unknown field '" + oneLine(name) + "'");

@@ -17,8 +17,13 @@ import java.util.regex.Pattern;
  *   <li>{@code topology}: {@code ring} (the model passes from peer to peer) or {@code star}
  *       (clients and a server); it decides which lineage rule the verifier applies;
  *   <li>{@code round}, {@code step}: where in the protocol (step strictly increases along the ledger);
- *   <li>{@code samplesNew} [{@code samples_new}]: samples this update absorbed; {@code samplesTotal}
+ *   <li>{@code samplesNew} [{@code samples_new}]: samples this update absorbed (a ring update counts
+ *       every sample its peer trained on, as retraining revisits them each round); {@code samplesTotal}
  *       [{@code samples_total}]: samples the model has absorbed in all;
+ *   <li>{@code samplesBundled} [{@code samples_bundled}]: on a ring update after round 1, the samples
+ *       that entered the model at this step by bundling (live windows that arrived since the peer's
+ *       previous turn, or the data of a peer that bundled at this turn after a restart); written only
+ *       when not zero, so every other line reads as before; see {@link #bundledSamples()};
  *   <li>{@code sensitivityScale} [{@code sensitivity_scale}]: s, sensitivity s·√D (1 for an update,
  *       1/K for an aggregate of K models);
  *   <li>{@code requiredVariance}, {@code presentBefore}, {@code addedVariance}, {@code presentAfter}
@@ -54,6 +59,7 @@ public record LedgerEntry(
     long step,
     long samplesNew,
     long samplesTotal,
+    long samplesBundled,
     double sensitivityScale,
     double requiredVariance,
     double presentBefore,
@@ -91,15 +97,38 @@ public record LedgerEntry(
     late = List.copyOf(late);
   }
 
+  /** An entry without {@code samples_bundled} (every star entry; every ring entry of round 1). */
+  public LedgerEntry(int version, String federation, String peer, Kind kind, Topology topology, int round, long step,
+      long samplesNew, long samplesTotal, double sensitivityScale, double requiredVariance, double presentBefore,
+      double addedVariance, double presentAfter, double epsilon, double delta0, int dim, Schedule schedule,
+      Source source, boolean notForDeployment, List<String> contributors, List<String> late, String reason,
+      String prevHash, String timestamp, String signature) {
+    this(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, 0, sensitivityScale,
+        requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim, schedule, source,
+        notForDeployment, contributors, late, reason, prevHash, timestamp, signature);
+  }
+
   /** An entry that names no late update (every update, and most aggregates). */
   public LedgerEntry(int version, String federation, String peer, Kind kind, Topology topology, int round, long step,
       long samplesNew, long samplesTotal, double sensitivityScale, double requiredVariance, double presentBefore,
       double addedVariance, double presentAfter, double epsilon, double delta0, int dim, Schedule schedule,
       Source source, boolean notForDeployment, List<String> contributors, String reason, String prevHash,
       String timestamp, String signature) {
-    this(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, sensitivityScale,
+    this(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal, 0, sensitivityScale,
         requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim, schedule, source,
         notForDeployment, contributors, List.of(), reason, prevHash, timestamp, signature);
+  }
+
+  /**
+   * Samples that entered the model at this entry by bundling: none for an aggregate; for a ring update
+   * after round 1, {@code samples_bundled} (0 when not written); otherwise every sample it counts (a
+   * ring peer bundles its data in round 1, a star client the samples new to its update).
+   */
+  public long bundledSamples() {
+    if (kind == Kind.AGGREGATE) {
+      return 0;
+    }
+    return topology == Topology.RING && round > 1 ? samplesBundled : samplesNew;
   }
 
   /**
@@ -144,7 +173,7 @@ public record LedgerEntry(
   /** The same entry with its signature set. */
   LedgerEntry withSignature(String sig) {
     return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal,
-        sensitivityScale, requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim,
+        samplesBundled, sensitivityScale, requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0, dim,
         schedule, source, notForDeployment, contributors, late, reason, prevHash, timestamp, sig);
   }
 

@@ -13,6 +13,8 @@ import java.util.Objects;
  *     it averaged; empty for an update
  * @param late for a star aggregate, the hashes of the client updates recorded since the previous
  *     aggregate that came after their round was averaged (in no average); empty otherwise
+ * @param samplesBundled for an update, the samples that entered the model by bundling (a ring ledger
+ *     records it after round 1, see {@link LedgerEntry#samplesBundled()})
  */
 public record NoiseRecord(
     Kind kind,
@@ -21,6 +23,7 @@ public record NoiseRecord(
     long step,
     long samplesNew,
     long samplesTotal,
+    long samplesBundled,
     double sensitivityScale,
     double requiredVariance,
     double presentBefore,
@@ -37,13 +40,27 @@ public record NoiseRecord(
     contributors = List.copyOf(contributors);
     late = List.copyOf(late);
     reason = reason == null ? "" : reason;
+    if (samplesBundled < 0 || samplesBundled > samplesNew && kind == Kind.UPDATE) {
+      throw new IllegalArgumentException("bundled " + samplesBundled + " of " + samplesNew + " samples");
+    }
   }
 
-  /** A peer's or client's update: sensitivity scale 1, no contributors. */
+  /**
+   * A peer's or client's update: sensitivity scale 1, no contributors; in round 1 every sample it
+   * counts entered by bundling, after it none (a ring peer's retraining; see the overload below).
+   */
   public static NoiseRecord update(String peer, int round, long step, long samplesNew, long samplesTotal,
       double required, double presentBefore, double added, double presentAfter, Source source, String reason) {
-    return new NoiseRecord(Kind.UPDATE, peer, round, step, samplesNew, samplesTotal, 1.0, required, presentBefore,
-        added, presentAfter, source, List.of(), List.of(), reason);
+    return update(peer, round, step, samplesNew, samplesTotal, round == 1 ? samplesNew : 0, required, presentBefore,
+        added, presentAfter, source, reason);
+  }
+
+  /** As above, of which {@code samplesBundled} samples entered the model by bundling at this update. */
+  public static NoiseRecord update(String peer, int round, long step, long samplesNew, long samplesTotal,
+      long samplesBundled, double required, double presentBefore, double added, double presentAfter, Source source,
+      String reason) {
+    return new NoiseRecord(Kind.UPDATE, peer, round, step, samplesNew, samplesTotal, samplesBundled, 1.0, required,
+        presentBefore, added, presentAfter, source, List.of(), List.of(), reason);
   }
 
   /** A server's average of {@code contributors.size()} = K client models: sensitivity scale 1/K. */
@@ -64,7 +81,7 @@ public record NoiseRecord(
     if (contributors.isEmpty()) {
       throw new IllegalArgumentException("an aggregate needs at least one contributor");
     }
-    return new NoiseRecord(Kind.AGGREGATE, peer, round, step, samplesNew, samplesTotal, 1.0 / contributors.size(),
+    return new NoiseRecord(Kind.AGGREGATE, peer, round, step, samplesNew, samplesTotal, 0, 1.0 / contributors.size(),
         required, presentBefore, added, presentAfter, source, contributors, late, reason);
   }
 }

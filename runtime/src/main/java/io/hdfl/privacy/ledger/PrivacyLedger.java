@@ -266,6 +266,13 @@ public final class PrivacyLedger {
         + " last " + kept + " lines in memory, and a late update needs its round's and the one before)";
   }
 
+  /** What a line records of {@link NoiseRecord#samplesBundled()}: only a ring update's after round 1. */
+  private long writtenBundled(NoiseRecord record) {
+    boolean laterRingUpdate = settings.topology() == LedgerEntry.Topology.RING && record.kind() == LedgerEntry.Kind.UPDATE
+        && record.round() > 1;
+    return laterRingUpdate ? record.samplesBundled() : 0;
+  }
+
   /**
    * A signed line for {@code record} with the given prev_hash, not appended: what a peer sends along
    * with its model so that the receiver (or a run recorder) can {@link #appendLine} it.
@@ -278,7 +285,7 @@ public final class PrivacyLedger {
     var p = settings.params();
     LedgerEntry unsigned = new LedgerEntry(LedgerEntry.FORMAT_VERSION, settings.federation(), record.peer(),
         record.kind(), settings.topology(), record.round(), record.step(), record.samplesNew(),
-        record.samplesTotal(), record.sensitivityScale(), record.requiredVariance(), record.presentBefore(),
+        record.samplesTotal(), writtenBundled(record), record.sensitivityScale(), record.requiredVariance(), record.presentBefore(),
         record.addedVariance(), record.presentAfter(), p.epsilon(), p.delta0(), p.dim(), settings.schedule(),
         record.source(), record.source() == LedgerEntry.Source.SEEDED, record.contributors(), record.late(),
         record.reason(),

@@ -67,27 +67,31 @@ class LedgerExposureTest {
   }
 
   /**
-   * A ring entry counts the samples its peer trained on at that step (every round revisits them): a
-   * count that grew since the peer's previous step marks records bundled there (a live source's
-   * windows), a count that fell is taken as new records too, and an unchanged count as none.
+   * A ring entry counts the samples its peer trained on at that step (every round revisits them). Its
+   * samples_bundled marks records bundled there (a live source's windows, a restarted peer's data), even
+   * where the count did not change (a restarted peer that collected as many as it had, case 3); in a
+   * ledger written before that field, a count that grew since the peer's previous step marks them, one
+   * that fell is taken as new records too, and an unchanged count as none.
    */
   @Test
   void aRingPeersGrowingSampleCountMarksRecordsBundledInThatRound() {
     double[] added = {500, 5, 3, 2, 2, 1};
-    long[][] counts = {{10, 10, 10, 10, 10, 10}, {10, 10, 10, 14, 14, 14}, {10, 10, 10, 10, 10, 8}};
-    String[] worst = {"a record of peer 2", "a record of peer 2 bundled in round 2", "a record of peer 2 bundled in round 3"};
+    long[][] counts = {{10, 10, 10, 10, 10, 10}, {10, 10, 10, 14, 14, 14}, {10, 10, 10, 10, 10, 8},
+        {10, 10, 10, 10, 10, 10}};
+    String[] worst = {"a record of peer 2", "a record of peer 2 bundled in round 2", "a record of peer 2 bundled in round 3",
+        "a record of peer 2 bundled in round 3"};
     for (int c = 0; c < counts.length; c++) {
       List<LedgerEntry> ledger = new ArrayList<>();
       for (int t = 1; t <= added.length; t++) {
         ledger.add(new LedgerEntry(LedgerEntry.FORMAT_VERSION, "f", "peer-" + ((t - 1) % 2 + 1), LedgerEntry.Kind.UPDATE,
-            LedgerEntry.Topology.RING, (t + 1) / 2, t, counts[c][t - 1], 10L * t, 1.0, 1, 0, added[t - 1], 1, 1.0, 1e-3,
-            D, LedgerEntry.Schedule.PRIVATEDFL, LedgerEntry.Source.SEEDED, true, List.of(), "", "0".repeat(64), "t",
-            null));
+            LedgerEntry.Topology.RING, (t + 1) / 2, t, counts[c][t - 1], 10L * t, c == 3 && t == 6 ? 4 : 0, 1.0, 1, 0,
+            added[t - 1], 1, 1.0, 1e-3, D, LedgerEntry.Schedule.PRIVATEDFL, LedgerEntry.Source.SEEDED, true, List.of(),
+            List.of(), "", "0".repeat(64), "t", null));
       }
       boolean[] bundles = new boolean[added.length];
       bundles[0] = bundles[1] = true;
       bundles[3] = c == 1;
-      bundles[5] = c == 2;
+      bundles[5] = c >= 2;
       RecordInfluence inf = new RecordInfluence(D, 1);
       List<ObserverGuarantee> expected = RingExposure.observers(2, 3, added, bundles, inf,
           LedgerExposure.reportDelta(ledger), 1.0, false);

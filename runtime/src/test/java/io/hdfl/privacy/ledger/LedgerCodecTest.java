@@ -68,6 +68,45 @@ class LedgerCodecTest {
     assertTrue(misplaced.getMessage().contains("unknown field 'late'"), misplaced.getMessage());
   }
 
+  /**
+   * A ring update after round 1 that bundled samples (live windows, or a restarted peer's data) says how
+   * many in "samples_bundled", right after "samples_total"; written only when not zero, so every other
+   * line is byte for byte what it was; it round-trips, and anywhere else, zero, or above samples_new,
+   * it is refused.
+   */
+  @Test
+  void theBundledFieldFollowsSamplesTotalOnlyInALaterRingUpdate() {
+    LedgerEntry base = fixedEntry();
+    LedgerEntry ring = new LedgerEntry(1, "fed-1", "peer-007", Kind.UPDATE, Topology.RING, 3, 42, 25, 1800, 7, 1.0,
+        1.0, 2.0, 0.5, 2.5, 0.5, 1.0E-5, 2000, Schedule.PRIVATEDFL, Source.SEEDED, true, List.of(), List.of(), "r",
+        "0".repeat(64), base.timestamp(), null);
+    String body = LedgerCodec.body(ring);
+    assertTrue(body.contains("\"samples_total\":1800,\"samples_bundled\":7,\"sensitivity_scale\""), body);
+    String line = LedgerCodec.line(body, SIG);
+    LedgerEntry parsed = LedgerCodec.parse(line);
+    assertEquals(7, parsed.samplesBundled());
+    assertEquals(7, parsed.bundledSamples());
+    assertEquals(body, LedgerCodec.body(parsed), "it round-trips");
+    String without = line.replace(",\"samples_bundled\":7", "");
+    assertEquals(0, LedgerCodec.parse(without).bundledSamples(), "a later ring update without it bundled nothing");
+    assertEquals(25, LedgerCodec.parse(without.replace("\"round\":3", "\"round\":1")).bundledSamples(),
+        "round 1 bundles every sample it counts");
+    assertTrue(!LedgerCodec.body(base).contains("bundled"), "not written when zero");
+    for (String[] bad : new String[][] {
+        {line.replace("\"samples_bundled\":7", "\"samples_bundled\":0"), "written only when not zero"},
+        {line.replace("\"samples_bundled\":7", "\"samples_bundled\":26"), "between 1 and samples_new (25), got 26"},
+        {line.replace("\"round\":3", "\"round\":1"), "only to a ring update after round 1"},
+        {line.replace("\"topology\":\"ring\"", "\"topology\":\"star\""), "only to a ring update after round 1"},
+        {line.replace(",\"samples_bundled\":7", "").replace(",\"reason\"", ",\"samples_bundled\":7,\"reason\""),
+            "unknown field 'samples_bundled'"}}) {
+      LedgerFormatException e = assertThrows(LedgerFormatException.class, () -> LedgerCodec.parse(bad[0]));
+      assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> LedgerCodec.body(new LedgerEntry(1, "fed-1", "peer-007",
+        Kind.UPDATE, Topology.RING, 1, 42, 25, 1800, 7, 1.0, 1.0, 2.0, 0.5, 2.5, 0.5, 1.0E-5, 2000, Schedule.PRIVATEDFL,
+        Source.SEEDED, true, List.of(), List.of(), "r", "0".repeat(64), base.timestamp(), null)));
+  }
+
   @Test
   void prevHashIsReadTextuallyAsTheParserReadsIt() {
     String prev = "3f".repeat(32);
