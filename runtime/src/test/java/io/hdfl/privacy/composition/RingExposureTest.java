@@ -181,4 +181,73 @@ class RingExposureTest {
     ObserverGuarantee hop = find(RingExposure.observers(k, r, a, bundles, inf, 1e-6, EPS, true), "next-hop peer");
     assertEquals(r - 1, hop.releases().size(), "rounds 2 to 4");
   }
+
+  /**
+   * The worst case the report picks (by sums over the rounds after each bundling step) is the one
+   * composing every case's releases directly would pick: random noise and random bundling steps,
+   * checked against a brute force written from the definitions (for peer k bundling in round r₀: the
+   * next hop's release of round r is the noise of steps 2..K for k = K in round 1, of steps 1..k
+   * otherwise in round 1, and of steps K(r−2)+k+2 .. K(r−1)+k after; the wire reader's is its step's).
+   */
+  @Test
+  void theWorstCaseIsTheOneEveryCaseComposedWouldGive() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    double f2 = inf.firstRound() * inf.firstRound();
+    double l2 = inf.laterRound() * inf.laterRound();
+    for (int trial = 0; trial < 200; trial++) {
+      int k = 1 + rnd.nextInt(6);
+      int r = 1 + rnd.nextInt(5);
+      double[] a = new double[k * r];
+      boolean[] bundles = new boolean[k * r];
+      for (int t = 0; t < a.length; t++) {
+        a[t] = rnd.nextDouble(0.01, t < k ? 100 : 3);
+        bundles[t] = t < k ? rnd.nextInt(4) > 0 : rnd.nextInt(5) == 0;
+      }
+      double hop = 0;
+      double wire = 0;
+      int earliest = Integer.MAX_VALUE;
+      boolean any = false;
+      for (int t = 1; t <= a.length; t++) {
+        any |= bundles[t - 1];
+      }
+      for (int t = 1; t <= a.length; t++) {
+        if (!(bundles[t - 1] || !any && t <= k)) {
+          continue;
+        }
+        int p = (t - 1) % k + 1;
+        int r0 = (t - 1) / k + 1;
+        earliest = Math.min(earliest, r0);
+        double hopMu2 = 0;
+        double wireMu2 = 0;
+        for (int q = r0; q <= r; q++) {
+          double noise = 0;
+          int from = q == 1 ? (p == k ? 2 : 1) : k * (q - 2) + p + 2;
+          int to = k * (q - 1) + p;
+          for (int s = from; s <= to; s++) {
+            noise += a[s - 1];
+          }
+          double sens2 = q == r0 ? f2 : l2;
+          hopMu2 += sens2 == 0 ? 0 : sens2 / noise;
+          wireMu2 += sens2 == 0 ? 0 : sens2 / a[to - 1];
+        }
+        hop = Math.max(hop, hopMu2);
+        wire = Math.max(wire, wireMu2);
+      }
+      List<ObserverGuarantee> g = RingExposure.observers(k, r, a, bundles, inf, 1e-6, EPS, false);
+      String where = "trial " + trial + ": K=" + k + ", R=" + r;
+      if (k > 1) {
+        double got = find(g, "next-hop peer").mu() * find(g, "next-hop peer").mu();
+        assertEquals(hop, got, 1e-9 * hop, where);
+      }
+      double gotWire = find(g, "wire reader").mu() * find(g, "wire reader").mu();
+      assertEquals(wire, gotWire, 1e-9 * wire, where);
+      double total = 0;
+      for (double v : a) {
+        total += v;
+      }
+      double influence = inf.firstRound() + (r - earliest) * inf.laterRound();
+      assertEquals(influence / Math.sqrt(total), find(g, "final-model user").mu(), 1e-12, where);
+    }
+  }
 }
