@@ -2,12 +2,15 @@ package io.hdfl.cli;
 
 import io.hdfl.privacy.ledger.KeyDirectory;
 import io.hdfl.privacy.ledger.LedgerVerifier;
+import io.hdfl.privacy.ledger.ReleaseAudit;
 import io.hdfl.privacy.ledger.Verification;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -31,7 +34,8 @@ final class LedgerCommand implements Runnable {
   @Command(name = "verify", mixinStandardHelpOptions = true,
       description = "Check a ledger's hash chain, its peers' Ed25519 signatures and that every entry follows its"
           + " noise schedule. Prints one line.",
-      footer = {"", "Exit codes: 0 ledger valid, 1 ledger invalid (the first bad entry is named),"
+      footer = {"", "Exit codes: 0 ledger (and every --releases record) valid, 1 ledger or a record invalid (the first"
+          + " bad entry is named),"
           + " 2 bad input (unreadable file, missing keys directory)."})
   static final class Verify implements Callable<Integer> {
     static final int INVALID = 1;
@@ -48,6 +52,12 @@ final class LedgerCommand implements Runnable {
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
 
+    @Option(names = "--releases", paramLabel = "FILE",
+        description = "A star client's record of the updates it sent (its state directory's releases.jsonl), checked"
+            + " against FILE, the aggregator's ledger: each must be signed, follow its schedule from a global model the"
+            + " ledger holds, and is either in the ledger or reported as not recorded (repeatable).")
+    List<Path> releases = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
       if (Files.isDirectory(file)) {
@@ -61,7 +71,15 @@ final class LedgerCommand implements Runnable {
         throw new IllegalArgumentException(keysDir + ": keys directory not found"
             + (keys == null ? " (default: keys/ beside the ledger; use --keys DIR)" : ""));
       }
-      Verification v = new LedgerVerifier(KeyDirectory.open(keysDir)).verify(file);
+      KeyDirectory keyDirectory = KeyDirectory.open(keysDir);
+      Verification v = new LedgerVerifier(keyDirectory).verify(file);
+      List<ReleaseAudit> audits = new ArrayList<>();
+      if (v.ok()) {
+        for (Path r : releases) {
+          audits.add(ReleaseAudit.check(r, file, keyDirectory));
+        }
+      }
+      boolean ok = v.ok() && audits.stream().allMatch(ReleaseAudit::ok);
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -81,11 +99,34 @@ final class LedgerCommand implements Runnable {
           m.put("check", v.failedCheck().name().toLowerCase(Locale.ROOT));
           m.put("reason", v.reason());
         }
+        if (!releases.isEmpty()) {
+          m.put("releases", audits.stream().map(Verify::json).toList());
+        }
         JsonOutput.print(out, m);
       } else {
         out.println(v.summary());
+        audits.forEach(a -> out.println(a.summary()));
       }
-      return v.ok() ? 0 : INVALID;
+      return ok ? 0 : INVALID;
+    }
+
+    private static Map<String, Object> json(ReleaseAudit a) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", a.file().toString());
+      m.put("ok", a.ok());
+      m.put("peer", a.peer());
+      m.put("releases", a.releases());
+      m.put("recorded", a.recorded());
+      m.put("unrecorded", a.unrecorded().stream().map(e -> {
+        Map<String, Object> u = new LinkedHashMap<>();
+        u.put("round", e.round());
+        u.put("variance_added", e.addedVariance());
+        return u;
+      }).toList());
+      if (!a.ok()) {
+        m.put("reason", a.problem());
+      }
+      return m;
     }
   }
 }

@@ -61,6 +61,10 @@ final class PeerCommand implements Callable<Integer> {
       String keys = holdsKeysOfEveryEntry(cfg.rosterDir(), o.ledger()) ? cfg.rosterDir().toString() : "KEYS_DIR";
       out.printf("ledger: %s (check it: hdfl ledger verify %s --keys %s)%n", o.ledger(), o.ledger(), keys);
     }
+    if (o.releases() != null) {
+      out.printf("releases: %s (the updates this device sent; check them against the aggregator's ledger: hdfl ledger"
+          + " verify AGGREGATOR_LEDGER --releases %s)%n", o.releases(), o.releases());
+    }
     return 0;
   }
 

@@ -7,6 +7,7 @@ import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerEntry;
 import io.hdfl.privacy.ledger.LedgerReader;
 import io.hdfl.privacy.ledger.LedgerVerifier;
+import io.hdfl.privacy.ledger.ReleaseAudit;
 import io.hdfl.privacy.ledger.Verification;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -47,6 +48,11 @@ final class PrivacyReportCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
+  @Option(names = "--releases", paramLabel = "FILE",
+      description = "A star client's record of the updates it sent (releases.jsonl): those the ledger lacks (lost, or"
+          + " sent after the last round was averaged) count for the aggregator and the wire reader (repeatable).")
+  List<Path> releases = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     Path ledger = Files.isDirectory(run) ? run.resolve("ledger.jsonl") : run;
@@ -61,6 +67,24 @@ final class PrivacyReportCommand implements Callable<Integer> {
     try (LedgerReader r = LedgerReader.open(ledger)) {
       for (String line = r.next(); line != null; line = r.next()) {
         entries.add(LedgerCodec.parse(line));
+      }
+    }
+    int lastRound = entries.stream().mapToInt(LedgerEntry::round).max().orElse(0);
+    long unrecorded = 0;
+    for (Path file : releases) {
+      ReleaseAudit a = ReleaseAudit.check(file, ledger, KeyDirectory.open(keyDir));
+      if (!a.ok()) {
+        out.println(a.summary() + " — no report on a record that does not check");
+        return UserErrorHandler.CHECK_FAILED;
+      }
+      for (LedgerEntry e : a.unrecorded()) {
+        if (e.round() > lastRound) {
+          out.println("releases " + file + ": an update of round " + e.round() + ", after the ledger's last round ("
+              + lastRound + "): the run did not finish, and the report covers finished runs");
+          return UserErrorHandler.CHECK_FAILED;
+        }
+        entries.add(e); // a release the aggregator and the wire saw, in no average
+        unrecorded++;
       }
     }
     // the ledger does not record E: the run folder's summary does (a simulate run's); a smaller E than
@@ -96,6 +120,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
       m.put("seeded_entries", v.seededEntries());
       m.put("late_updates", v.lateUpdates());
       m.put("late_not_yet_named", v.lateNotYetNamed());
+      m.put("unrecorded_releases", unrecorded);
       m.put("retrain_epochs", epochs);
       m.put("wire_encrypted", wireEncrypted);
       m.put("observers", observers.stream().map(ObserverGuarantee::toJson).toList());
@@ -110,6 +135,10 @@ final class PrivacyReportCommand implements Callable<Integer> {
     if (v.seededEntries() > 0) {
       out.printf("  WARNING: %d entries used seeded noise, which is reproducible and NOT for deployment%n",
           v.seededEntries());
+    }
+    if (unrecorded > 0) {
+      out.printf("  %d client update(s) from --releases records that the ledger lacks are counted as releases the "
+          + "aggregator and the wire saw%n", unrecorded);
     }
     out.printf(Locale.ROOT, "  per observer (RDP composition at delta = %.3g, %d retraining pass(es) per round, wire %s):%n",
         delta, epochs, wireEncrypted ? "end-to-end encrypted" : "NOT encrypted");

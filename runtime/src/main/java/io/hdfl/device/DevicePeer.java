@@ -22,6 +22,7 @@ import io.hdfl.federation.FrameChannel;
 import io.hdfl.federation.MetricsPublisher;
 import io.hdfl.federation.PeerContext;
 import io.hdfl.federation.RingPeer;
+import io.hdfl.federation.ReleaseLog;
 import io.hdfl.federation.WindowCollector;
 import io.hdfl.federation.StarAggregator;
 import io.hdfl.federation.StarClient;
@@ -68,7 +69,11 @@ public final class DevicePeer {
   private static final System.Logger LOG = System.getLogger("io.hdfl.device");
 
   /** What a finished run left in the state directory. */
-  public record Outcome(Path finalModel, Path ledger, int rounds) {}
+  /**
+   * What a run leaves: the final model, the federation's ledger (ring peers and the aggregator) and a
+   * star client's record of the updates it released ({@link ReleaseLog}); null where the role keeps none.
+   */
+  public record Outcome(Path finalModel, Path ledger, Path releases, int rounds) {}
 
   /** The final model this device accepted, and the SHA-256 (hex) of its frame as the broker delivered it. */
   private record FinalFrame(ModelEnvelope envelope, String sha256) {}
@@ -113,8 +118,10 @@ public final class DevicePeer {
         log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
             + "; nothing to do (start a new run with --new-run)");
         // no ledger if a --new-run moved it away and stopped before its new run began
+        Path releases = cfg.stateDir().resolve(ReleaseLog.FILE_NAME);
         return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME),
-            ledgerFile != null && Files.exists(ledgerFile) ? ledgerFile : null, finished.getAsInt());
+            ledgerFile != null && Files.exists(ledgerFile) ? ledgerFile : null,
+            Files.exists(releases) ? releases : null, finished.getAsInt());
       }
       if (early.finishedFinal().isEmpty()) { // checked before anything moves: a damaged checkpoint stops here
         Topics t = new Topics(cfg.settings().federation());
@@ -124,11 +131,18 @@ public final class DevicePeer {
             + "/part/<i> if it was kept in chunks" + (cfg.role().equals("ring") ? "" : "; for a star also -t "
             + t.starGlobal()) + ") and run again");
       }
+      String stamp = java.time.format.DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")
+          .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
       if (ledgerFile != null && Files.exists(ledgerFile)) {
-        Path kept = cfg.stateDir().resolve("ledger-" + java.time.format.DateTimeFormatter.ofPattern(
-            "uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()) + ".jsonl");
+        Path kept = cfg.stateDir().resolve("ledger-" + stamp + ".jsonl");
         io.hdfl.io.AtomicFile.rename(ledgerFile, kept); // before startNewRun: a crash between leaves the old run whole
         log.accept("new run: the finished run's ledger is kept as " + kept);
+      }
+      Path releases = cfg.stateDir().resolve(ReleaseLog.FILE_NAME);
+      if (Files.exists(releases)) {
+        Path kept = cfg.stateDir().resolve("releases-" + stamp + ".jsonl");
+        io.hdfl.io.AtomicFile.rename(releases, kept);
+        log.accept("new run: the finished run's record of this device's releases is kept as " + kept);
       }
       early.startNewRun();
     }
@@ -222,6 +236,7 @@ public final class DevicePeer {
       // restart (a model or update in flight to it is sent again at once)
       PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
       CompletableFuture<Void> failure;
+      ReleaseLog releaseLog = null;
       switch (cfg.role()) {
         case "ring": {
           PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
@@ -262,7 +277,8 @@ public final class DevicePeer {
         case "star-client": {
           StarClient client = (live != null ? new StarClient(ctx, live.stream()) : encoding != null
               ? StarClient.preparing(ctx, encoding) : new StarClient(ctx, data))
-              .checkpointing(checkpoints.clientCommits());
+              .checkpointing(checkpoints.clientCommits())
+              .recordingReleases(releaseLog = ReleaseLog.open(cfg.stateDir().resolve(ReleaseLog.FILE_NAME)));
           running.add(client);
           if (resuming) {
             Optional<ClientCheckpoint> last = checkpoints.client();
@@ -325,7 +341,7 @@ public final class DevicePeer {
       keys.publish(cfg.stateDir().resolve("keys"));
       announceOffline(transport, topics, cfg);
       offline = true;
-      return new Outcome(modelFile, ledgerFile, env.round());
+      return new Outcome(modelFile, ledgerFile, releaseLog == null ? null : releaseLog.file(), env.round());
     } finally {
       if (!offline) {
         // a device that stops on an error closes its connection cleanly, so the broker drops its last

@@ -58,6 +58,8 @@ public final class StarClient implements AutoCloseable {
   private long resendAfter;
   private volatile boolean closed;
   private Checkpointer<ClientCheckpoint> checkpoints = Checkpointer.none();
+  /** This device's record of the updates it released (null: none kept, as in a simulation). */
+  private ReleaseLog releases;
   /** The last committed update (re-sent when the aggregator restarts); null before the first. */
   private volatile ClientCheckpoint committed;
   private long samplesTaken;
@@ -120,12 +122,26 @@ public final class StarClient implements AutoCloseable {
   }
 
   /**
+   * Records every update's signed ledger line in {@code releases} before the update leaves (call before
+   * {@link #start}); an update whose line cannot be recorded is not sent, and the client stops. Returns
+   * this client.
+   */
+  public StarClient recordingReleases(ReleaseLog releases) {
+    this.releases = java.util.Objects.requireNonNull(releases, "releases");
+    return this;
+  }
+
+  /**
    * Continues after a restart (call before {@link #start}): answers no global model of the
    * checkpoint's round or earlier, positions a stored shard after the samples already learned, and
    * publishes the committed update again (the aggregator keeps one update per client and round, and
    * drops one for a round it has closed).
    */
   public void resume(ClientCheckpoint last) {
+    // committed, and maybe not recorded yet when the device stopped: recorded before it is sent again
+    if (!recorded(last.update(), last.round())) {
+      return;
+    }
     committed = last;
     lastRound = last.round();
     samplesTaken = last.samplesTaken();
@@ -256,9 +272,12 @@ public final class StarClient implements AutoCloseable {
       failure.completeExceptionally(e);
       return;
     }
+    CrashPoints.reached("client.checkpointed", round);
+    if (!recorded(upd, round)) {
+      return;
+    }
     committed = state;
     samplesTaken = state.samplesTaken();
-    CrashPoints.reached("client.checkpointed", round);
     lastUpdate = EnvelopeCodec.encode(upd);
     lastUpdateTo = env.sender();
     lastSentAt = System.nanoTime();
@@ -282,6 +301,25 @@ public final class StarClient implements AutoCloseable {
         out.decision().presentAfter(), out.decision().added()));
     if (round < s.rounds()) {
       update.prepareNext(model.vectors().length, null, 0, -1, 0); // while the aggregator waits for the round's updates
+    }
+  }
+
+  /**
+   * Records the update's ledger line in this device's release record, if it keeps one; false (and the
+   * client stopped) if that failed: a draw that is not recorded must not leave the device.
+   */
+  private boolean recorded(ModelEnvelope upd, int round) {
+    if (releases == null) {
+      return true;
+    }
+    try {
+      releases.record(upd.ledgerLines().get(upd.ledgerLines().size() - 1));
+      return true;
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "client " + ctx.id() + ": cannot record its update of round " + round
+          + " in " + releases.file() + "; stopping: " + e.getMessage());
+      failure.completeExceptionally(e);
+      return false;
     }
   }
 

@@ -76,6 +76,72 @@ class PrivacyReportCommandTest {
   }
 
   /**
+   * A client's update the aggregator never recorded (client-002's in round 1, with the fewest samples
+   * and so the least noise of the run: lost on the way, and the client stopped) is in the client's
+   * record of what it sent: given
+   * with --releases it counts for the aggregator and the wire reader, whose worst case it becomes; the
+   * ledger alone understates them. `ledger verify --releases` lists it.
+   */
+  @Test
+  void anUpdateTheLedgerLacksCountsWhenTheClientsRecordIsGiven() throws Exception {
+    PrivacyParameters p = PrivacyParameters.perSampleDelta(300, 1.0);
+    java.time.Clock clock = java.time.Clock.fixed(java.time.Instant.parse("2026-11-28T00:00:00Z"),
+        java.time.ZoneOffset.UTC);
+    var sent = io.hdfl.privacy.ledger.LedgerSimulation.star(p).peers(3).rounds(3).shards(20, 10, 20).clock(clock)
+        .build();
+    Path run = dir.resolve("star");
+    var recorded = io.hdfl.privacy.ledger.LedgerSimulation.star(p).peers(3).rounds(3).shards(20, 10, 20).clock(clock)
+        .keys(sent.keys()).skip(2, 1).skip(2, 2).skip(2, 3).build();
+    recorded.writeTo(run.resolve("ledger.jsonl"), run.resolve("keys"));
+    // its round-1 update, lost on the way (and then the client stopped)
+    Path releases = dir.resolve("cell-2-releases.jsonl");
+    Files.write(releases, List.of(sent.ledger().lines().stream().filter(l -> l.entry().peer().equals("client-002"))
+        .findFirst().orElseThrow().text()));
+
+    JsonNode alone = new ObjectMapper().readTree(CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1",
+        "--json").out());
+    CliRun r = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1", "--releases", releases.toString(),
+        "--json");
+    assertEquals(0, r.code(), r.err() + r.out());
+    JsonNode with = new ObjectMapper().readTree(r.out());
+    assertEquals(1, with.get("unrecorded_releases").asInt());
+    assertEquals(0, alone.get("unrecorded_releases").asInt());
+    double aggregatorAlone = observer(alone, "aggregator").get("epsilon_rdp").asDouble();
+    double aggregatorWith = observer(with, "aggregator").get("epsilon_rdp").asDouble();
+    assertTrue(aggregatorWith > aggregatorAlone, aggregatorWith + " against " + aggregatorAlone);
+    assertEquals(observer(alone, "final-model user").get("epsilon_rdp").asDouble(),
+        observer(with, "final-model user").get("epsilon_rdp").asDouble(), 0.0, "in no average");
+    CliRun text = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1", "--releases", releases.toString());
+    assertTrue(text.out().contains("1 client update(s) from --releases records that the ledger lacks"), text.out());
+
+    CliRun verify = CliRun.of("ledger", "verify", run.resolve("ledger.jsonl").toString(), "--releases",
+        releases.toString());
+    assertEquals(0, verify.code(), verify.out() + verify.err());
+    assertTrue(verify.out().contains("releases of client-002 (" + releases + "): 1 update(s), 0 in the ledger; not in it")
+        && verify.out().contains("round 1 (variance_added"), verify.out());
+    JsonNode vj = new ObjectMapper().readTree(CliRun.of("ledger", "verify", run.resolve("ledger.jsonl").toString(),
+        "--releases", releases.toString(), "--json").out());
+    assertEquals(1, vj.get("releases").get(0).get("unrecorded").get(0).get("round").asInt());
+
+    // a record that does not check is no basis for a report, and fails the verification
+    Files.writeString(releases, Files.readString(releases).replace("\"samples_new\":10,", "\"samples_new\":11,"));
+    CliRun bad = CliRun.of("privacy", "report", run.toString(), "--retrain-epochs", "1", "--releases", releases.toString());
+    assertEquals(1, bad.code());
+    assertTrue(bad.out().contains("INVALID") && bad.out().contains("signature does not verify"), bad.out());
+    assertEquals(1, CliRun.of("ledger", "verify", run.resolve("ledger.jsonl").toString(), "--releases",
+        releases.toString()).code());
+  }
+
+  private static JsonNode observer(JsonNode report, String name) {
+    for (JsonNode o : report.get("observers")) {
+      if (o.get("observer").asText().equals(name)) {
+        return o;
+      }
+    }
+    throw new AssertionError("no observer " + name + " in " + report);
+  }
+
+  /**
    * The ledger does not record the retraining epochs; the run folder's summary does. The report used
    * to assume 1 unless told, so a run with 3 passes a round was reported with a third of its
    * retraining sensitivity.

@@ -213,6 +213,16 @@ class CrashRecoveryTest {
       }
       assertEquals(expectedOrder, entries.stream().map(e -> e.round() + " " + e.peer() + " " + e.kind().wire()).toList(),
           "every client update and every aggregate exactly once");
+      // each client's record of what it sent: every round once (a restart records its committed update
+      // once, before sending it again), and each of them in the aggregator's ledger
+      for (String id : List.of("c1", "c2")) {
+        Path releases = fleet.stateDir(id).resolve("releases.jsonl");
+        assertEquals(java.util.stream.IntStream.rangeClosed(1, STAR_ROUNDS).boxed().toList(),
+            Files.readAllLines(releases).stream().map(l -> LedgerCodec.parse(l).round()).toList(), id);
+        io.hdfl.privacy.ledger.ReleaseAudit audit = io.hdfl.privacy.ledger.ReleaseAudit.check(releases, aggLedger,
+            KeyDirectory.open(fleet.auditKeys()));
+        assertTrue(audit.ok() && audit.recorded() == STAR_ROUNDS, audit.summary());
+      }
       // the noise: each client adds what the accountant requires on top of the global model's noise,
       // the aggregator what its own requirement lacks (nothing here), exactly as in the run without crashes
       PrivacyParameters p = PrivacyParameters.perSampleDelta(256, 2);

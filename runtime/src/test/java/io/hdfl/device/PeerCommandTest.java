@@ -323,12 +323,22 @@ class PeerCommandTest {
           config("cell-1", "star-client", broker.uri(), "per-round = 15"),
           config("cell-2", "star-client", broker.uri(), "per-round = 15"));
       enrol(configs);
-      runAllOk(configs);
+      List<String[]> results = runAllOk(configs);
       Verification v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
       assertTrue(v.ok(), v.summary());
       assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
       assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
       String first = Files.readString(dir.resolve("state/agg/ledger.jsonl"));
+      // each client recorded the updates it sent, and the aggregator's ledger holds every one of them
+      Path releases = dir.resolve("state/cell-1/releases.jsonl");
+      assertTrue(results.get(1)[1].contains("releases: " + releases), results.get(1)[1]);
+      assertEquals(3, Files.readAllLines(releases).size());
+      String[] check = cli("ledger", "verify", dir.resolve("state/agg/ledger.jsonl").toString(), "--keys",
+          dir.resolve("roster").toString(), "--releases", releases.toString(), "--releases",
+          dir.resolve("state/cell-2/releases.jsonl").toString());
+      assertEquals("0", check[0], check[1] + check[2]);
+      assertTrue(check[1].contains("releases of cell-1 (" + releases + "): 3 update(s), all in the ledger")
+          && check[1].contains("releases of cell-2"), check[1]);
 
       letTheBrokerCloseTheFinishedSessions();
       runAllOk(configs, "--new-run");
@@ -337,6 +347,11 @@ class PeerCommandTest {
       assertEquals(9, v.entries(), "a whole new run: 3 rounds x (2 client updates + 1 aggregate)");
       for (String line : Files.readString(dir.resolve("state/agg/ledger.jsonl")).split("\n")) {
         assertTrue(!first.contains(line), "an entry of the finished run in the new run's ledger: " + line);
+      }
+      assertEquals(3, Files.readAllLines(releases).size(), "the new run's releases only");
+      try (var kept = Files.list(dir.resolve("state/cell-1"))) {
+        assertEquals(1, kept.filter(f -> f.getFileName().toString().matches("releases-\\d{8}T\\d{6}Z\\.jsonl")).count(),
+            "the finished run's record is kept");
       }
     }
   }
