@@ -8,6 +8,7 @@ import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.LedgerReader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -63,7 +64,8 @@ final class PeerCommand implements Callable<Integer> {
     }
     if (o.releases() != null) {
       out.printf("releases: %s (the updates this device sent; check them against the aggregator's ledger: hdfl ledger"
-          + " verify AGGREGATOR_LEDGER --releases %s)%n", o.releases(), o.releases());
+          + " verify AGGREGATOR_LEDGER --keys %s --releases %s)%n", o.releases(),
+          Files.isDirectory(cfg.rosterDir()) ? cfg.rosterDir() : "KEYS_DIR", o.releases());
     }
     return 0;
   }

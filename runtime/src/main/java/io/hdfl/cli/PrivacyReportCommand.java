@@ -69,10 +69,11 @@ final class PrivacyReportCommand implements Callable<Integer> {
         entries.add(LedgerCodec.parse(line));
       }
     }
+    int ledgerEntries = entries.size();
     int lastRound = entries.stream().mapToInt(LedgerEntry::round).max().orElse(0);
     long unrecorded = 0;
-    for (Path file : releases) {
-      ReleaseAudit a = ReleaseAudit.check(file, ledger, KeyDirectory.open(keyDir));
+    for (ReleaseAudit a : ReleaseAudit.checkAll(releases, ledger, KeyDirectory.open(keyDir))) {
+      Path file = a.file();
       if (!a.ok()) {
         out.println(a.summary() + " — no report on a record that does not check");
         return UserErrorHandler.CHECK_FAILED;
@@ -110,7 +111,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
     if (json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("ledger", ledger.toString());
-      m.put("entries", entries.size());
+      m.put("entries", ledgerEntries);
       m.put("schedule", first.schedule().name().toLowerCase(Locale.ROOT));
       m.put("topology", first.topology().name().toLowerCase(Locale.ROOT));
       m.put("epsilon", first.epsilon());

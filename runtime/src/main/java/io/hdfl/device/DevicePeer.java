@@ -186,6 +186,10 @@ public final class DevicePeer {
     StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
         expectations(s));
     boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
+    if (!resuming) {
+      // a star client's record of what it sent belongs to one run, as a ledger does
+      resumeOrStartOver(checkpoints, cfg.stateDir().resolve(ReleaseLog.FILE_NAME));
+    }
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     // read before connecting, so that a damaged file stops the start at once
     Optional<String> previousFinal = checkpoints.previousFinal();
@@ -341,7 +345,8 @@ public final class DevicePeer {
       keys.publish(cfg.stateDir().resolve("keys"));
       announceOffline(transport, topics, cfg);
       offline = true;
-      return new Outcome(modelFile, ledgerFile, releaseLog == null ? null : releaseLog.file(), env.round());
+      return new Outcome(modelFile, ledgerFile,
+          releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
     } finally {
       if (!offline) {
         // a device that stops on an error closes its connection cleanly, so the broker drops its last
@@ -545,8 +550,10 @@ public final class DevicePeer {
       return true;
     }
     if (ledgerFile != null && Files.exists(ledgerFile) && Files.size(ledgerFile) > 0) {
-      throw new IllegalArgumentException(ledgerFile + " holds a ledger but " + checkpoints.dir() + " no checkpoint of "
-          + "a run in progress or finished: it may belong to an interrupted run; move it away to start a new run");
+      throw new IllegalArgumentException(ledgerFile + " holds a " + (ledgerFile.getFileName().toString()
+          .equals(ReleaseLog.FILE_NAME) ? "record of sent updates" : "ledger") + " but " + checkpoints.dir()
+          + " no checkpoint of a run in progress or finished: it may belong to an interrupted run; move it away to"
+          + " start a new run");
     }
     return false;
   }

@@ -18,8 +18,10 @@ import java.nio.file.Path;
  * ({@link io.hdfl.privacy.ledger.ReleaseAudit}).
  *
  * <p>Recording a line equal to the file's last line does nothing, so a restart that records the
- * committed update again does not repeat it. Memory: the last line. A line torn by a power cut in the
- * middle of its append is reported when the file is opened, as a ledger's is.
+ * committed update again does not repeat it. Memory: the last line. A last line torn by a power cut in
+ * the middle of its append is cut off when the file is opened: it can only be the committed update
+ * that was not sent yet (the line is recorded after the commit and before the update leaves), which
+ * the restarted client records again before it sends it.
  */
 public final class ReleaseLog {
   /** The file name in a device's state directory. */
@@ -41,6 +43,7 @@ public final class ReleaseLog {
   public static ReleaseLog open(Path file) throws IOException {
     ReleaseLog log = new ReleaseLog(file);
     if (Files.exists(file)) {
+      cutTornLastLine(file);
       try (LedgerReader r = LedgerReader.open(file)) {
         for (String text = r.next(); text != null; text = r.next()) {
           try {
@@ -58,6 +61,34 @@ public final class ReleaseLog {
       }
     }
     return log;
+  }
+
+  /** Cuts the file back to its last newline if its last line has none (an append torn by a power cut). */
+  private static void cutTornLastLine(Path file) throws IOException {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      long size = ch.size();
+      if (size == 0 || endsWith(ch, size - 1, (byte) '\n')) {
+        return;
+      }
+      long keep = size - 1;
+      while (keep > 0 && !endsWith(ch, keep - 1, (byte) '\n')) {
+        keep--;
+        if (size - keep > LedgerReader.MAX_LINE_BYTES) {
+          return; // no line of ours is that long: left for open to report
+        }
+      }
+      System.getLogger("io.hdfl.federation").log(System.Logger.Level.WARNING, file + ": cut off a last line torn by"
+          + " an interrupted append (" + (size - keep) + " bytes; the update it held is recorded again when resumed)");
+      ch.truncate(keep);
+      ch.force(true);
+    }
+  }
+
+  private static boolean endsWith(java.nio.channels.FileChannel ch, long at, byte b) throws IOException {
+    java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(1);
+    ch.read(one, at);
+    return one.get(0) == b;
   }
 
   /** Appends {@code line} (a signed ledger line) unless it is already the last one; synced when this returns. */

@@ -303,5 +303,13 @@ class CrashRecoveryTest {
     assertTrue(r[1].contains(ledger + " holds a ledger but " + f.stateDir("p1").resolve("checkpoint")
         + " no checkpoint of a run in progress or finished"), r[1]);
     assertEquals("{}\n", Files.readString(ledger));
+    // a star client's record of what it sent belongs to one run in the same way
+    Path client = f.device("c1", "star-client", "tcp://127.0.0.1:1", "encryption = none");
+    Path releases = Files.writeString(Files.createDirectories(f.stateDir("c1")).resolve("releases.jsonl"), "{}\n");
+    r = peer(client);
+    assertEquals("2", r[0], r[1]);
+    assertTrue(r[1].contains(releases + " holds a record of sent updates but " + f.stateDir("c1").resolve("checkpoint")
+        + " no checkpoint of a run in progress or finished"), r[1]);
+    assertEquals("{}\n", Files.readString(releases));
   }
 }

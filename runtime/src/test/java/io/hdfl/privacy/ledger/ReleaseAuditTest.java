@@ -113,8 +113,9 @@ class ReleaseAuditTest {
 
   @Test
   void anUpdateTrainedOnAGlobalModelTheLedgerDoesNotHoldIsRefused() throws Exception {
-    // the same federation, but a run whose aggregates differ (client-001 was absent from round 1)
-    LedgerSimulation.Result run = run().build();
+    // the same federation, but a run whose aggregates differ (client-001 was absent from round 1); in the
+    // ledger client-002 sent only its round-1 update (the same in both runs)
+    LedgerSimulation.Result run = run().skip(2, 2).skip(2, 3).build();
     run.writeTo(dir.resolve("ledger.jsonl"), dir.resolve("keys"));
     LedgerSimulation.Result otherRun = run().keys(run.keys()).skip(1, 1).build();
     KeyDirectory keys = KeyDirectory.open(dir.resolve("keys"));
@@ -123,8 +124,8 @@ class ReleaseAuditTest {
         .filter(l -> l.entry().peer().equals("client-002") && l.entry().round() <= 2).map(LedgerLine::text).toList());
     ReleaseAudit a = ReleaseAudit.check(record, dir.resolve("ledger.jsonl"), keys);
     assertFalse(a.ok());
-    assertTrue(a.problem().startsWith("line 2: its update of round 2 was trained on a global model the ledger does not"
-        + " hold"), a.problem());
+    assertTrue(a.problem().startsWith("line 2: its update of round 2 was not trained on the global model of that round"),
+        a.problem());
   }
 
   @Test
@@ -133,8 +134,56 @@ class ReleaseAuditTest {
     ring.writeTo(dir.resolve("ring.jsonl"), dir.resolve("keys"));
     Path record = dir.resolve("releases.jsonl");
     Files.write(record, List.of(ring.ledger().lines().get(0).text()));
-    ReleaseAudit a = ReleaseAudit.check(record, dir.resolve("ring.jsonl"), KeyDirectory.open(dir.resolve("keys")));
-    assertFalse(a.ok());
-    assertTrue(a.problem().contains("is a ring's"), a.problem());
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> ReleaseAudit.check(record, dir.resolve("ring.jsonl"), KeyDirectory.open(dir.resolve("keys"))));
+    assertTrue(e.getMessage().contains("is a ring's ledger"), e.getMessage());
+  }
+
+  /**
+   * The record must hold every update of its client that the ledger holds (else it is incomplete, or
+   * another run's), each trained on the global model of its round (not an older one); a client that
+   * sat out a round, or whose record is empty, is fine; a client's record given twice is refused.
+   */
+  @Test
+  void aRecordMustBeCompleteAndChainedToItsRoundsGlobalModel() throws Exception {
+    LedgerSimulation.Result run = run().skip(2, 2).build();
+    run.writeTo(dir.resolve("ledger.jsonl"), dir.resolve("keys"));
+    Path ledger = dir.resolve("ledger.jsonl");
+    KeyDirectory keys = KeyDirectory.open(dir.resolve("keys"));
+    Path whole = releasesOfClientTwo(run, l -> l);
+    ReleaseAudit sat = ReleaseAudit.check(whole, ledger, keys);
+    assertTrue(sat.ok() && sat.releases() == 2 && sat.unrecorded().isEmpty(), sat.summary());
+
+    ReleaseAudit cut = ReleaseAudit.check(releasesOfClientTwo(run, l -> l.subList(0, 1)), ledger, keys);
+    assertFalse(cut.ok());
+    assertTrue(cut.problem().startsWith("the ledger holds 1 update(s) of client-002 that the record lacks (round(s) [3])"),
+        cut.problem());
+
+    // a round-3 update signed by the client but trained on the round-1 global model
+    LedgerLine aggregateOne = run.ledger().lines().stream()
+        .filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE && l.entry().round() == 1).findFirst().orElseThrow();
+    LedgerEntry own = run.ledger().lines().stream().filter(l -> l.entry().peer().equals("client-002")
+        && l.entry().round() == 3).findFirst().orElseThrow().entry();
+    String stale = run.ledger().sign(run.keys().get("client-002"), NoiseRecord.update("client-002", 4, 4,
+        own.samplesNew(), own.samplesTotal(), own.requiredVariance(), own.presentBefore(), own.addedVariance(),
+        own.presentAfter(), own.source(), ""), aggregateOne.hash()).text();
+    ReleaseAudit old = ReleaseAudit.check(releasesOfClientTwo(run, l -> {
+      List<String> more = new ArrayList<>(l);
+      more.add(stale);
+      return more;
+    }), ledger, keys);
+    assertFalse(old.ok());
+    assertTrue(old.problem().startsWith("line 3: its update of round 4 was not trained on the global model of that round"),
+        old.problem());
+
+    Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
+    ReleaseAudit none = ReleaseAudit.check(empty, ledger, keys);
+    assertTrue(none.ok(), none.summary());
+    assertEquals("releases " + empty + ": no update recorded", none.summary());
+
+    List<ReleaseAudit> twice = ReleaseAudit.checkAll(List.of(whole, whole), ledger, keys);
+    assertTrue(twice.get(0).ok());
+    assertFalse(twice.get(1).ok());
+    assertTrue(twice.get(1).problem().startsWith("a second record of client-002"), twice.get(1).problem());
   }
 }
