@@ -165,6 +165,41 @@ class CrashRecoveryTest {
     }
   }
 
+  /**
+   * A ring peer learning from a live source that restarts has lost the windows it had (they are not
+   * kept), so at its next turn it bundles the windows it collected since: its entry says so in
+   * samples_bundled (all it trained on), and the privacy report takes those records as entering in that
+   * round, with only its incremental noise between the next peer's receipts. Two presses replaying
+   * recorded sessions; p2 halts once its round-2 step (step 4) is delivered.
+   */
+  @Test
+  void aLiveRingPeerRestartedRecordsThatItBundledItsNewWindows() throws Exception {
+    try (Broker broker = new Broker(dir)) {
+      DeviceFleet fleet = new DeviceFleet(Files.createDirectories(dir.resolve("live")), "live-ring");
+      for (int m = 1; m <= 2; m++) {
+        PeerCommandTest.CliRunHelper.record(dir.resolve("live/press-0" + m + ".hdsg"), m);
+        fleet.device("p" + m, "ring", broker.uri(), "ring.order = p1, p2", "rounds = 3", "data.source = replay",
+            "replay.file = press-0" + m + ".hdsg", "per-round = 40", "window.warmup = 300");
+      }
+      fleet.enrol();
+      Map<String, DeviceFleet.Device> run = fleet.runProcesses(List.of(new DeviceFleet.Crash("p2", "ring.delivered:4")),
+          List.of(), Duration.ofSeconds(150));
+      assertTrue(run.get("p2").reached.contains("ring.delivered:4"), run.get("p2").reached.toString());
+      Path ledger = fleet.stateDir("p1").resolve("ledger.jsonl");
+      Verification v = new LedgerVerifier(KeyDirectory.open(fleet.auditKeys())).verify(ledger);
+      assertTrue(v.ok(), v.summary());
+      List<LedgerEntry> entries = Files.readAllLines(ledger).stream().map(LedgerCodec::parse).toList();
+      LedgerEntry afterRestart = entries.get(5); // p2's round-3 step
+      assertEquals("p2", afterRestart.peer());
+      assertEquals(6, afterRestart.step());
+      assertTrue(afterRestart.samplesNew() > 0);
+      assertEquals(afterRestart.samplesNew(), afterRestart.bundledSamples(), "everything it trained on was new to the model");
+      var hop = io.hdfl.privacy.composition.LedgerExposure.observers(entries, 1, true).get(1);
+      assertEquals("next-hop peer", hop.observer());
+      assertTrue(hop.worstCase().matches("a record of peer \\d bundled in round [23]"), hop.worstCase());
+    }
+  }
+
   private static final List<String> STAR = List.of("agg", "c1", "c2");
   private static final int STAR_ROUNDS = 8;
 
