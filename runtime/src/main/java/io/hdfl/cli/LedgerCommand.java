@@ -79,7 +79,7 @@ final class LedgerCommand implements Runnable {
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("file", file.toString());
-        m.put("ok", v.ok());
+        m.put("ok", ok); // the ledger and every --releases record
         m.put("entries", v.entries());
         m.put("peers", v.peers());
         m.put("federation", v.federation());

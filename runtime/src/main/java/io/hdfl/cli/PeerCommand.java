@@ -65,7 +65,8 @@ final class PeerCommand implements Callable<Integer> {
     if (o.releases() != null) {
       out.printf("releases: %s (the updates this device sent; check them against the aggregator's ledger: hdfl ledger"
           + " verify AGGREGATOR_LEDGER --keys %s --releases %s)%n", o.releases(),
-          Files.isDirectory(cfg.rosterDir()) ? cfg.rosterDir() : "KEYS_DIR", o.releases());
+          holdsKeysOfEveryEntry(cfg.rosterDir(), o.releases()) ? cfg.rosterDir().toString()
+              : "KEYS_DIR", o.releases());
     }
     return 0;
   }

@@ -130,6 +130,10 @@ class PrivacyReportCommandTest {
     assertTrue(bad.out().contains("INVALID") && bad.out().contains("signature does not verify"), bad.out());
     assertEquals(1, CliRun.of("ledger", "verify", run.resolve("ledger.jsonl").toString(), "--releases",
         releases.toString()).code());
+    JsonNode badJson = new ObjectMapper().readTree(CliRun.of("ledger", "verify", run.resolve("ledger.jsonl").toString(),
+        "--releases", releases.toString(), "--json").out());
+    assertFalse(badJson.get("ok").asBoolean(), "ok covers the records too");
+    assertFalse(badJson.get("releases").get(0).get("ok").asBoolean());
   }
 
   private static JsonNode observer(JsonNode report, String name) {

@@ -167,10 +167,13 @@ class CrashRecoveryTest {
 
   /**
    * A ring peer learning from a live source that restarts has lost the windows it had (they are not
-   * kept), so at its next turn it bundles the windows it collected since: its entry says so in
-   * samples_bundled (all it trained on), and the privacy report takes those records as entering in that
-   * round, with only its incremental noise between the next peer's receipts. Two presses replaying
-   * recorded sessions; p2 halts once its round-2 step (step 4) is delivered.
+   * kept), so at its next turn it bundles everything it collected since the restart: its entry says so
+   * in samples_bundled (all it trained on), where a peer that did not restart bundles only the windows
+   * that arrived since its previous turn. Two presses replaying recorded sessions; p2 halts once its
+   * round-2 step (step 4) is delivered. (A replayed recording starts again from its beginning, so here
+   * those windows were bundled before too: a record bundled twice, which the report does not cover, as
+   * README says; a sensor's windows after a restart are new. What is tested is that the restart's
+   * bundling is recorded.)
    */
   @Test
   void aLiveRingPeerRestartedRecordsThatItBundledItsNewWindows() throws Exception {
@@ -193,10 +196,11 @@ class CrashRecoveryTest {
       assertEquals("p2", afterRestart.peer());
       assertEquals(6, afterRestart.step());
       assertTrue(afterRestart.samplesNew() > 0);
-      assertEquals(afterRestart.samplesNew(), afterRestart.bundledSamples(), "everything it trained on was new to the model");
-      var hop = io.hdfl.privacy.composition.LedgerExposure.observers(entries, 1, true).get(1);
-      assertEquals("next-hop peer", hop.observer());
-      assertTrue(hop.worstCase().matches("a record of peer \\d bundled in round [23]"), hop.worstCase());
+      assertEquals(afterRestart.samplesNew(), afterRestart.bundledSamples(), "it bundled everything it trained on");
+      LedgerEntry notRestarted = entries.get(4); // p1's round-3 step: only the windows since its round-2 turn
+      assertEquals("p1", notRestarted.peer());
+      assertTrue(notRestarted.bundledSamples() < notRestarted.samplesNew(), notRestarted.bundledSamples() + " of "
+          + notRestarted.samplesNew());
     }
   }
 

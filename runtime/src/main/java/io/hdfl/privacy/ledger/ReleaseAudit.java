@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +21,9 @@ import java.util.Optional;
  * update the aggregator never recorded (lost on the way, sent after the last round was averaged, or
  * never sent at all because the client stopped right after recording it) — its noise was drawn for
  * sending, so the privacy report counts it for the aggregator and the wire reader. A round-1 update
- * chains to no aggregate, so nothing ties it to this run but the file it is in. Memory: the record's
- * lines (one per round) and one hash per aggregated round of the ledger.
+ * chains to no aggregate, so nothing ties it to this run but the file it is in; an empty record names
+ * no client, so nothing is checked of it. Memory: per aggregated round of the ledger its aggregate
+ * entry, the client's updates in the ledger, and the updates the ledger lacks (one per round at most).
  *
  * @param peer the client whose record it is (null if the record has no line)
  * @param releases lines in the record
@@ -42,27 +42,55 @@ public record ReleaseAudit(Path file, String peer, long releases, long recorded,
     return problem == null;
   }
 
+  /** An aggregate of the ledger: what a client update of a later round trains on. */
+  private record Aggregate(String hash, LedgerEntry entry) {}
+
   /**
    * Checks the record in {@code releases} against {@code ledger} (verified before), with the clients'
    * public keys in {@code keys}.
+   *
+   * @throws IllegalArgumentException if the ledger is empty or a ring's (bad input, not a bad record)
    */
   public static ReleaseAudit check(Path releases, Path ledger, KeyDirectory keys) throws IOException {
-    LedgerEntry settings;
-    try (LedgerReader r = LedgerReader.open(ledger)) {
+    String peer;
+    try (LedgerReader r = LedgerReader.open(releases)) {
       String first = r.next();
       if (first == null) {
-        throw new IllegalArgumentException(ledger + ": the ledger has no entries");
+        return new ReleaseAudit(releases, null, 0, 0, List.of(), null); // names no client: nothing to check
       }
-      settings = LedgerCodec.parse(first);
+      peer = LedgerCodec.parse(first).peer();
+    } catch (LedgerFormatException ex) {
+      return fail(releases, null, 0, "line 1: " + ex.problem());
+    }
+    // the ledger (verified): its settings, its aggregates by round, and this client's updates in it
+    LedgerEntry settings = null;
+    java.util.TreeMap<Integer, Aggregate> aggregates = new java.util.TreeMap<>();
+    Map<String, Integer> own = new HashMap<>();
+    try (LedgerReader r = LedgerReader.open(ledger)) {
+      for (String text = r.next(); text != null; text = r.next()) {
+        LedgerEntry e = LedgerCodec.parse(text);
+        if (settings == null) {
+          settings = e;
+        }
+        if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
+          aggregates.put(e.round(), new Aggregate(LedgerCodec.hash(text), e));
+        } else if (e.peer().equals(peer)) {
+          own.put(LedgerCodec.hash(text), e.round());
+        }
+      }
+    }
+    if (settings == null) {
+      throw new IllegalArgumentException(ledger + ": the ledger has no entries");
     }
     if (settings.topology() != LedgerEntry.Topology.STAR) {
       throw new IllegalArgumentException(ledger + " is a ring's ledger: only star clients keep a record of the updates"
           + " they sent (check them against the aggregator's ledger)");
     }
-    // the record: hash -> entry, in order
-    Map<String, LedgerEntry> lines = new LinkedHashMap<>();
-    Map<String, Integer> chainedTo = new HashMap<>(); // prev_hash -> round of the release chained to it
-    String peer = null;
+    int lastAggregated = aggregates.isEmpty() ? 0 : aggregates.lastKey();
+    // the record, streamed: only the updates the ledger lacks are kept, at most one per round up to the
+    // round after the ledger's last aggregate (a client answers only global models that were published)
+    List<LedgerEntry> unrecorded = new ArrayList<>();
+    long count = 0;
     int lastRound = 0;
     try (LedgerReader r = LedgerReader.open(releases)) {
       for (String text = r.next(); text != null; text = r.next()) {
@@ -73,90 +101,53 @@ public record ReleaseAudit(Path file, String peer, long releases, long recorded,
           split = LedgerCodec.split(text);
           e = LedgerCodec.parse(text);
         } catch (LedgerFormatException ex) {
-          return fail(releases, peer, lines.size(), "line " + n + ": " + ex.problem());
-        }
-        if (peer == null) {
-          peer = e.peer();
+          return fail(releases, peer, count, "line " + n + ": " + ex.problem());
         }
         String why = lineProblem(e, settings, peer, lastRound);
+        if (why == null && e.round() > lastAggregated + 1) {
+          why = "an update of round " + e.round() + ", but the ledger's last aggregate is of round " + lastAggregated
+              + ": no global model of that round was published";
+        }
         if (why != null) {
-          return fail(releases, peer, lines.size(), "line " + n + ": " + why);
+          return fail(releases, peer, count, "line " + n + ": " + why);
         }
         Optional<PublicKey> key = keys.find(e.peer());
         if (key.isEmpty()) {
-          return fail(releases, peer, lines.size(), "line " + n + ": unknown peer: no public key " + keys.fileOf(e.peer()));
+          return fail(releases, peer, count, "line " + n + ": unknown peer: no public key " + keys.fileOf(e.peer()));
         }
         if (!split.signature().equals(e.signature()) || !PeerKeys.verify(key.get(), split.signedBytes(), split.signature())) {
-          return fail(releases, peer, lines.size(), "line " + n + ": signature does not verify under "
-              + keys.fileOf(e.peer()));
+          return fail(releases, peer, count, "line " + n + ": signature does not verify under " + keys.fileOf(e.peer()));
         }
-        lines.put(LedgerCodec.hash(text), e);
-        chainedTo.putIfAbsent(e.prevHash(), e.round());
+        // the global model of its round: the last aggregate before it (none: the untrained model, 64 zeros)
+        Map.Entry<Integer, Aggregate> before = aggregates.lowerEntry(e.round());
+        String expected = before == null ? LedgerEntry.GENESIS_HASH : before.getValue().hash();
+        if (!e.prevHash().equals(expected)) {
+          return fail(releases, peer, count, "line " + n + ": its update of round " + e.round()
+              + " was not trained on the global model of that round in " + ledger + " (prev_hash "
+              + e.prevHash().substring(0, 12) + "…, not the " + (before == null ? "64 zeros of the untrained model"
+              : "round-" + before.getKey() + " aggregate's " + expected.substring(0, 12) + "…") + ")");
+        }
+        // its noise and samples as its schedule says, from the global model it trained on
+        why = ScheduleConformance.lateUpdate(e, before == null ? null : before.getValue().entry());
+        if (why != null) {
+          return fail(releases, peer, count, "line " + n + ": " + why);
+        }
+        if (own.remove(LedgerCodec.hash(text)) == null) {
+          unrecorded.add(e);
+        }
+        count++;
         lastRound = e.round();
       }
     } catch (LedgerFormatException ex) {
-      return fail(releases, peer, lines.size(), ex.getMessage());
+      return fail(releases, peer, count, ex.getMessage());
     }
-    // the ledger, streamed: which releases it holds, which updates of this client it holds that the
-    // record lacks, and each round's aggregate (an update trains on the last one before its round)
-    java.util.TreeMap<Integer, String> aggregateOfRound = new java.util.TreeMap<>();
-    Map<String, LedgerEntry> aggregates = new HashMap<>(); // those the releases chained to
-    java.util.Set<String> found = new java.util.HashSet<>();
-    List<Integer> missing = new ArrayList<>();
-    String ownUpdate = "\"peer\":\"" + peer + "\",\"kind\":\"update\"";
-    try (LedgerReader r = LedgerReader.open(ledger)) {
-      for (String text = r.next(); text != null; text = r.next()) {
-        String hash = LedgerCodec.hash(text);
-        boolean aggregate = text.contains("\"kind\":\"aggregate\"");
-        if (lines.containsKey(hash)) {
-          found.add(hash);
-        } else if (peer != null && text.contains(ownUpdate)) {
-          LedgerEntry e = LedgerCodec.parse(text);
-          if (e.peer().equals(peer) && e.kind() == LedgerEntry.Kind.UPDATE) {
-            missing.add(e.round());
-          }
-        }
-        if (aggregate) {
-          LedgerEntry e = LedgerCodec.parse(text);
-          if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
-            aggregateOfRound.put(e.round(), hash);
-            if (chainedTo.containsKey(hash)) {
-              aggregates.put(hash, e);
-            }
-          }
-        }
-      }
-    }
-    if (!missing.isEmpty()) {
-      return fail(releases, peer, lines.size(), "the ledger holds " + missing.size() + " update(s) of " + peer
+    if (!own.isEmpty()) {
+      List<Integer> missing = own.values().stream().sorted().toList();
+      return fail(releases, peer, count, "the ledger holds " + missing.size() + " update(s) of " + peer
           + " that the record lacks (round(s) " + missing.subList(0, Math.min(10, missing.size()))
           + (missing.size() > 10 ? " …" : "") + "): the record is incomplete, or another run's");
     }
-    List<LedgerEntry> unrecorded = new ArrayList<>();
-    long n = 0;
-    for (Map.Entry<String, LedgerEntry> line : lines.entrySet()) {
-      n++;
-      LedgerEntry e = line.getValue();
-      // the global model of its round: the last aggregate before it (none: the untrained model, 64 zeros)
-      Map.Entry<Integer, String> before = aggregateOfRound.lowerEntry(e.round());
-      String expected = before == null ? LedgerEntry.GENESIS_HASH : before.getValue();
-      if (!e.prevHash().equals(expected)) {
-        return fail(releases, peer, lines.size(), "line " + n + ": its update of round " + e.round()
-            + " was not trained on the global model of that round in " + ledger + " (prev_hash "
-            + e.prevHash().substring(0, 12) + "…, not the " + (before == null ? "64 zeros of the untrained model"
-            : "round-" + before.getKey() + " aggregate's " + expected.substring(0, 12) + "…") + ")");
-      }
-      LedgerEntry on = before == null ? null : aggregates.get(expected);
-      // its noise and samples as its schedule says, from the global model it trained on
-      String why = ScheduleConformance.lateUpdate(e, on);
-      if (why != null) {
-        return fail(releases, peer, lines.size(), "line " + n + ": " + why);
-      }
-      if (!found.contains(line.getKey())) {
-        unrecorded.add(e);
-      }
-    }
-    return new ReleaseAudit(releases, peer, lines.size(), lines.size() - unrecorded.size(), unrecorded, null);
+    return new ReleaseAudit(releases, peer, count, count - unrecorded.size(), unrecorded, null);
   }
 
   private static String lineProblem(LedgerEntry e, LedgerEntry settings, String peer, int lastRound) {

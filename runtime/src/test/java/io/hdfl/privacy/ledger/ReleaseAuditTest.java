@@ -176,6 +176,21 @@ class ReleaseAuditTest {
     assertTrue(old.problem().startsWith("line 3: its update of round 4 was not trained on the global model of that round"),
         old.problem());
 
+    // an update of round 5 when the ledger's last aggregate is of round 3: no global model of round 5 exists
+    LedgerLine aggregateThree = run.ledger().lines().stream()
+        .filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE && l.entry().round() == 3).findFirst().orElseThrow();
+    String ahead = run.ledger().sign(run.keys().get("client-002"), NoiseRecord.update("client-002", 5, 5,
+        own.samplesNew(), own.samplesTotal(), own.requiredVariance(), own.presentBefore(), own.addedVariance(),
+        own.presentAfter(), own.source(), ""), aggregateThree.hash()).text();
+    ReleaseAudit future = ReleaseAudit.check(releasesOfClientTwo(run, l -> {
+      List<String> more = new ArrayList<>(l);
+      more.add(ahead);
+      return more;
+    }), ledger, keys);
+    assertFalse(future.ok());
+    assertTrue(future.problem().startsWith("line 3: an update of round 5, but the ledger's last aggregate is of round 3"),
+        future.problem());
+
     Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
     ReleaseAudit none = ReleaseAudit.check(empty, ledger, keys);
     assertTrue(none.ok(), none.summary());
