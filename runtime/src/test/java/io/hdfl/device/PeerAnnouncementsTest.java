@@ -91,6 +91,12 @@ class PeerAnnouncementsTest {
       watcher.subscribe(status, 1, (t, payload, retained) -> said.add(new String(payload, StandardCharsets.UTF_8)));
       PeerAnnouncements.announce(press, topics, "press-01", Duration.ofSeconds(10));
       assertEquals(PeerAnnouncements.ONLINE, next(said));
+      // The embedded broker may send the watcher that first word twice, live and as the retained message
+      // of a subscription it was still completing (seen once in CI on JDK 25): copies of it are not news
+      String extra;
+      while ((extra = said.poll(300, TimeUnit.MILLISECONDS)) != null) {
+        assertEquals(PeerAnnouncements.ONLINE, extra, "nothing but copies of the first word before the drop");
+      }
 
       network.sever(); // a network drop: no DISCONNECT, so the broker publishes the will
       assertEquals(PeerAnnouncements.OFFLINE, next(said));
