@@ -170,6 +170,16 @@ public record LedgerEntry(
     return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z';
   }
 
+  /**
+   * The same numbers without the names an aggregate carries (contributors, late updates), the reason
+   * and the signature: what a check keeps of many aggregates (one of 900 contributors is some 60 KB).
+   */
+  LedgerEntry numbersOnly() {
+    return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal,
+        samplesBundled, sensitivityScale, requiredVariance, presentBefore, addedVariance, presentAfter, epsilon, delta0,
+        dim, schedule, source, notForDeployment, List.of(), List.of(), "", prevHash, timestamp, null);
+  }
+
   /** The same entry with its signature set. */
   LedgerEntry withSignature(String sig) {
     return new LedgerEntry(version, federation, peer, kind, topology, round, step, samplesNew, samplesTotal,

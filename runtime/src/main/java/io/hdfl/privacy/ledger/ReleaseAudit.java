@@ -22,8 +22,9 @@ import java.util.Optional;
  * never sent at all because the client stopped right after recording it) — its noise was drawn for
  * sending, so the privacy report counts it for the aggregator and the wire reader. A round-1 update
  * chains to no aggregate, so nothing ties it to this run but the file it is in; an empty record names
- * no client, so nothing is checked of it. Memory: per aggregated round of the ledger its aggregate
- * entry, the client's updates in the ledger, and the updates the ledger lacks (one per round at most).
+ * no client, so nothing is checked of it. Memory: per aggregated round of the ledger its aggregate's
+ * hash and numbers (not the names it carries), the client's updates in the ledger, and the updates
+ * the ledger lacks (one per round at most).
  *
  * @param peer the client whose record it is (null if the record has no line)
  * @param releases lines in the record
@@ -73,7 +74,7 @@ public record ReleaseAudit(Path file, String peer, long releases, long recorded,
           settings = e;
         }
         if (e.kind() == LedgerEntry.Kind.AGGREGATE) {
-          aggregates.put(e.round(), new Aggregate(LedgerCodec.hash(text), e));
+          aggregates.put(e.round(), new Aggregate(LedgerCodec.hash(text), e.numbersOnly()));
         } else if (e.peer().equals(peer)) {
           own.put(LedgerCodec.hash(text), e.round());
         }
