@@ -87,4 +87,20 @@ public final class KeyDirectory {
     cache.put(peerId, key);
     return Optional.of(key);
   }
+
+  /**
+   * Why the signed line {@code split} (parsed as {@code entry}) does not verify under its peer's key
+   * here, or null if it does: the peer has no key file, or the signature is not over these bytes by it.
+   */
+  String signatureProblem(LedgerCodec.Split split, LedgerEntry entry) throws IOException {
+    Optional<PublicKey> key = find(entry.peer());
+    if (key.isEmpty()) {
+      return "unknown peer: no public key " + fileOf(entry.peer());
+    }
+    if (!split.signature().equals(entry.signature())
+        || !PeerKeys.verify(key.get(), split.signedBytes(), split.signature())) {
+      return "signature does not verify under " + fileOf(entry.peer()) + " (entry altered or signed by another key)";
+    }
+    return null;
+  }
 }

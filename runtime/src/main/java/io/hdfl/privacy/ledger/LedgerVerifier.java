@@ -6,9 +6,7 @@ import io.hdfl.privacy.ledger.LedgerEntry.Topology;
 import io.hdfl.privacy.ledger.Verification.Check;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.PublicKey;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -110,14 +108,9 @@ public final class LedgerVerifier {
                       + " model it trained on)"
                   : "prev_hash does not match the previous line (an entry was removed, inserted, reordered or altered)");
         }
-        Optional<PublicKey> key = keys.find(e.peer());
-        if (key.isEmpty()) {
-          return fail(line, e.peer(), Check.SIGNATURE, "unknown peer: no public key " + keys.fileOf(e.peer()));
-        }
-        if (!split.signature().equals(e.signature())
-            || !PeerKeys.verify(key.get(), split.signedBytes(), split.signature())) {
-          return fail(line, e.peer(), Check.SIGNATURE,
-              "signature does not verify under " + keys.fileOf(e.peer()) + " (entry altered or signed by another key)");
+        String unsigned = keys.signatureProblem(split, e);
+        if (unsigned != null) {
+          return fail(line, e.peer(), Check.SIGNATURE, unsigned);
         }
         String hash = LedgerCodec.hash(text);
         String why = conformance.check(e, hash);

@@ -2,12 +2,10 @@ package io.hdfl.privacy.ledger;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A star client's record of the updates it released (its {@code releases.jsonl}) checked against the
@@ -112,12 +110,9 @@ public record ReleaseAudit(Path file, String peer, long releases, long recorded,
         if (why != null) {
           return fail(releases, peer, count, "line " + n + ": " + why);
         }
-        Optional<PublicKey> key = keys.find(e.peer());
-        if (key.isEmpty()) {
-          return fail(releases, peer, count, "line " + n + ": unknown peer: no public key " + keys.fileOf(e.peer()));
-        }
-        if (!split.signature().equals(e.signature()) || !PeerKeys.verify(key.get(), split.signedBytes(), split.signature())) {
-          return fail(releases, peer, count, "line " + n + ": signature does not verify under " + keys.fileOf(e.peer()));
+        String unsigned = keys.signatureProblem(split, e);
+        if (unsigned != null) {
+          return fail(releases, peer, count, "line " + n + ": " + unsigned);
         }
         // the global model of its round: the last aggregate before it (none: the untrained model, 64 zeros)
         Map.Entry<Integer, Aggregate> before = aggregates.lowerEntry(e.round());
