@@ -538,7 +538,7 @@ public final class LedgerCodec {
     if (bundled == 0) {
       return null;
     }
-    if (kind != Kind.UPDATE || topology != Topology.RING || round < 2) {
+    if (!LedgerEntry.recordsBundled(kind, topology, round)) {
       return "field '" + BUNDLED + "' belongs only to a ring update after round 1";
     }
     if (bundled < 0 || bundled > samplesNew) {

@@ -128,7 +128,15 @@ public record LedgerEntry(
     if (kind == Kind.AGGREGATE) {
       return 0;
     }
-    return topology == Topology.RING && round > 1 ? samplesBundled : samplesNew;
+    return recordsBundled(kind, topology, round) ? samplesBundled : samplesNew;
+  }
+
+  /**
+   * Whether an entry of this kind, topology and round says what it bundled in {@code samples_bundled}:
+   * only a ring update after round 1 (in round 1 a ring peer bundles all it counts).
+   */
+  static boolean recordsBundled(Kind kind, Topology topology, int round) {
+    return kind == Kind.UPDATE && topology == Topology.RING && round > 1;
   }
 
   /**

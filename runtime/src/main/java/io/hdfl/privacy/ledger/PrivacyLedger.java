@@ -268,9 +268,7 @@ public final class PrivacyLedger {
 
   /** What a line records of {@link NoiseRecord#samplesBundled()}: only a ring update's after round 1. */
   private long writtenBundled(NoiseRecord record) {
-    boolean laterRingUpdate = settings.topology() == LedgerEntry.Topology.RING && record.kind() == LedgerEntry.Kind.UPDATE
-        && record.round() > 1;
-    return laterRingUpdate ? record.samplesBundled() : 0;
+    return LedgerEntry.recordsBundled(record.kind(), settings.topology(), record.round()) ? record.samplesBundled() : 0;
   }
 
   /**
