@@ -45,6 +45,25 @@ class ReleaseAuditTest {
     return file;
   }
 
+  /**
+   * client-002's record from {@code run}, and after it an update of {@code round} the client signed,
+   * with its round-3 numbers, chained to the aggregate of round {@code onAggregate}.
+   */
+  private Path withSignedUpdate(LedgerSimulation.Result run, int round, int onAggregate) throws Exception {
+    String aggregate = run.ledger().lines().stream().filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE
+        && l.entry().round() == onAggregate).findFirst().orElseThrow().hash();
+    LedgerEntry own = run.ledger().lines().stream().filter(l -> l.entry().peer().equals("client-002")
+        && l.entry().round() == 3).findFirst().orElseThrow().entry();
+    String signed = run.ledger().sign(run.keys().get("client-002"), NoiseRecord.update("client-002", round, round,
+        own.samplesNew(), own.samplesTotal(), own.requiredVariance(), own.presentBefore(), own.addedVariance(),
+        own.presentAfter(), own.source(), ""), aggregate).text();
+    return releasesOfClientTwo(run, l -> {
+      List<String> more = new ArrayList<>(l);
+      more.add(signed);
+      return more;
+    });
+  }
+
   @Test
   void anUpdateTheAggregatorNeverRecordedIsFoundAndEveryOtherMatches() throws Exception {
     LedgerSimulation.Result late = run().late(2, 2).build();
@@ -159,34 +178,14 @@ class ReleaseAuditTest {
     assertTrue(cut.problem().startsWith("the ledger holds 1 update(s) of client-002 that the record lacks (round(s) [3])"),
         cut.problem());
 
-    // a round-3 update signed by the client but trained on the round-1 global model
-    LedgerLine aggregateOne = run.ledger().lines().stream()
-        .filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE && l.entry().round() == 1).findFirst().orElseThrow();
-    LedgerEntry own = run.ledger().lines().stream().filter(l -> l.entry().peer().equals("client-002")
-        && l.entry().round() == 3).findFirst().orElseThrow().entry();
-    String stale = run.ledger().sign(run.keys().get("client-002"), NoiseRecord.update("client-002", 4, 4,
-        own.samplesNew(), own.samplesTotal(), own.requiredVariance(), own.presentBefore(), own.addedVariance(),
-        own.presentAfter(), own.source(), ""), aggregateOne.hash()).text();
-    ReleaseAudit old = ReleaseAudit.check(releasesOfClientTwo(run, l -> {
-      List<String> more = new ArrayList<>(l);
-      more.add(stale);
-      return more;
-    }), ledger, keys);
+    // a round-4 update signed by the client but trained on the round-1 global model
+    ReleaseAudit old = ReleaseAudit.check(withSignedUpdate(run, 4, 1), ledger, keys);
     assertFalse(old.ok());
     assertTrue(old.problem().startsWith("line 3: its update of round 4 was not trained on the global model of that round"),
         old.problem());
 
     // an update of round 5 when the ledger's last aggregate is of round 3: no global model of round 5 exists
-    LedgerLine aggregateThree = run.ledger().lines().stream()
-        .filter(l -> l.entry().kind() == LedgerEntry.Kind.AGGREGATE && l.entry().round() == 3).findFirst().orElseThrow();
-    String ahead = run.ledger().sign(run.keys().get("client-002"), NoiseRecord.update("client-002", 5, 5,
-        own.samplesNew(), own.samplesTotal(), own.requiredVariance(), own.presentBefore(), own.addedVariance(),
-        own.presentAfter(), own.source(), ""), aggregateThree.hash()).text();
-    ReleaseAudit future = ReleaseAudit.check(releasesOfClientTwo(run, l -> {
-      List<String> more = new ArrayList<>(l);
-      more.add(ahead);
-      return more;
-    }), ledger, keys);
+    ReleaseAudit future = ReleaseAudit.check(withSignedUpdate(run, 5, 3), ledger, keys);
     assertFalse(future.ok());
     assertTrue(future.problem().startsWith("line 3: an update of round 5, but the ledger's last aggregate is of round 3"),
         future.problem());
