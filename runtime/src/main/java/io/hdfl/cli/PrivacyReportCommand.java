@@ -58,7 +58,8 @@ final class PrivacyReportCommand implements Callable<Integer> {
     Path ledger = Files.isDirectory(run) ? run.resolve("ledger.jsonl") : run;
     Path keyDir = keys != null ? keys : ledger.toAbsolutePath().getParent().resolve("keys");
     PrintWriter out = spec.commandLine().getOut();
-    Verification v = new LedgerVerifier(KeyDirectory.open(keyDir)).verify(ledger);
+    KeyDirectory keyDirectory = KeyDirectory.open(keyDir); // its keys, read once, serve the records too
+    Verification v = new LedgerVerifier(keyDirectory).verify(ledger);
     if (!v.ok()) {
       out.println(v.summary() + " — no report on a ledger that does not verify");
       return UserErrorHandler.CHECK_FAILED;
@@ -72,7 +73,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
     int ledgerEntries = entries.size();
     int lastRound = entries.stream().mapToInt(LedgerEntry::round).max().orElse(0);
     long unrecorded = 0;
-    for (ReleaseAudit a : ReleaseAudit.checkAll(releases, ledger, KeyDirectory.open(keyDir))) {
+    for (ReleaseAudit a : ReleaseAudit.checkAll(releases, ledger, keyDirectory)) {
       Path file = a.file();
       if (!a.ok()) {
         out.println(a.summary() + " — no report on a record that does not check");
