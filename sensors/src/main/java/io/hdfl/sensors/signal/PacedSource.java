@@ -9,9 +9,10 @@ import java.util.Objects;
  * Base of the sources that can produce their samples at any speed (files, the simulator): they read
  * unpaced with {@link #read()}, and this class delivers by a {@link Pacing} and keeps a sample that is
  * not due within a {@link #next(Duration)} timeout for the next call. After a read fails, every later
- * call throws the same exception (reading on past damaged input would deliver garbage).
+ * call throws the same exception (reading on past damaged input would deliver garbage). They give the
+ * same samples each time they are opened, so they can {@link #skip} what a previous run read.
  */
-abstract class PacedSource implements SignalSource {
+abstract class PacedSource implements RepeatableSource {
 
   private final String name;
   private final List<Channel> channels;
@@ -21,6 +22,8 @@ abstract class PacedSource implements SignalSource {
   private boolean ended;
   private boolean closed;
   private IOException failure;
+  /** Samples delivered or skipped; written by the one consumer, read by any thread. */
+  private volatile long position;
 
   PacedSource(String name, List<Channel> channels, double sampleRateHz, Pacing pacing, Pacer.Clock clock) {
     this.name = Objects.requireNonNull(name, "name");
@@ -91,7 +94,49 @@ abstract class PacedSource implements SignalSource {
     }
     Sample s = pending;
     pending = null;
+    position++;
     return s;
+  }
+
+  @Override
+  public final long position() {
+    return position;
+  }
+
+  @Override
+  public final long skip(long samples) throws IOException {
+    if (samples < 0) {
+      throw new IllegalArgumentException("samples to skip must be ≥ 0, got " + samples);
+    }
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    long skipped = 0;
+    if (pending != null && samples > 0) {
+      pending = null;
+      skipped++;
+    }
+    try {
+      while (skipped < samples && !ended) {
+        if (read() == null) {
+          ended = true;
+        } else {
+          skipped++;
+        }
+      }
+    } catch (IOException e) {
+      failure = e;
+      throw e;
+    } finally {
+      position += skipped;
+    }
+    if (skipped > 0) {
+      pacer.restart(); // the skipped samples' time is not waited for
+    }
+    return skipped;
   }
 
   @Override

@@ -48,6 +48,11 @@ final class Pacer {
     return clock;
   }
 
+  /** Anchors the schedule again at the next sample asked for (after samples were skipped). */
+  void restart() {
+    anchored = false;
+  }
+
   /** Nanoseconds until the sample stamped {@code timestampNanos} is due; ≤ 0 when due. */
   long remainingNanos(long timestampNanos) {
     if (pacing.isUnpaced()) {
