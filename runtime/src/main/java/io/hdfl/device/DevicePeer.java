@@ -43,6 +43,7 @@ import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.sensors.energy.DetectedMeter;
 import io.hdfl.sensors.energy.DeviceProfiles;
 import io.hdfl.sensors.energy.EnergyMeters;
+import io.hdfl.sensors.signal.RepeatableSource;
 import io.hdfl.transport.LastWill;
 import io.hdfl.transport.MqttSettings;
 import io.hdfl.transport.MqttTransport;
@@ -160,11 +161,6 @@ public final class DevicePeer {
         return new Encoder(bound[0].settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
       }, log);
       cfg = bound[0];
-      if (cfg.role().equals("ring")) {
-        // a ring peer retrains on windows collected now (and on those collected between its turns, in the same form)
-        data = cfg.encodings().apply(live.stream().next(cfg.settings().perRound()));
-        log.accept("data: " + data.size() + " live windows collected for the ring");
-      }
     } else if (!cfg.role().equals("aggregator")) {
       LoadOptions opts = cfg.labelColumn() == null ? LoadOptions.defaults()
           : LoadOptions.builder().labelColumn(cfg.labelColumn()).build();
@@ -191,6 +187,23 @@ public final class DevicePeer {
       resumeOrStartOver(checkpoints, cfg.stateDir().resolve(ReleaseLog.FILE_NAME));
     }
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
+    if (live != null) {
+      Optional<RepeatableSource> replayed = live.repeatable();
+      if (replayed.isPresent()) {
+        // a replayed recording or the synthetic machine gives the same samples again: a restart skips
+        // those read up to the last commit, and each commit records how far it has read
+        Optional<StateCheckpoints.SourceMark> mark = resuming ? checkpoints.sourceMark() : Optional.empty();
+        if (mark.isPresent()) {
+          live.resumeAfter(mark.get(), log);
+        }
+        checkpoints.trackingSource(replayed.get());
+      }
+      if (cfg.role().equals("ring")) {
+        // a ring peer retrains on windows collected now (and on those collected between its turns, in the same form)
+        data = cfg.encodings().apply(live.stream().next(cfg.settings().perRound()));
+        log.accept("data: " + data.size() + " live windows collected for the ring");
+      }
+    }
     // read before connecting, so that a damaged file stops the start at once
     Optional<String> previousFinal = checkpoints.previousFinal();
     io.hdfl.sensors.energy.DeviceProfile profile = profile(cfg); // a bad energy.profile stops the start here

@@ -4,6 +4,7 @@ import io.hdfl.federation.LiveStream;
 import io.hdfl.federation.LocalStream;
 import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
+import io.hdfl.sensors.signal.RepeatableSource;
 import io.hdfl.sensors.signal.SignalSource;
 import io.hdfl.sensors.signal.SyntheticMachiningSource;
 import io.hdfl.sensors.signal.pi4j.HardwareSignalConfig;
@@ -25,12 +26,14 @@ final class LiveData implements AutoCloseable {
   static final String NORMALIZATION_FILE = "normalization.hdns";
   private static final System.Logger LOG = System.getLogger("io.hdfl.device");
 
+  private final SignalSource source;
   private final LiveStream stream;
   private final Windowing windowing;
   private final Path normalizationFile;
   private boolean saved;
 
-  private LiveData(LiveStream stream, Windowing windowing, Path normalizationFile) {
+  private LiveData(SignalSource source, LiveStream stream, Windowing windowing, Path normalizationFile) {
+    this.source = source;
     this.stream = stream;
     this.windowing = windowing;
     this.normalizationFile = normalizationFile;
@@ -64,10 +67,41 @@ final class LiveData implements AutoCloseable {
       Encoder encoder = encoderFor.apply(w.featureCount());
       log.accept("live data: " + cfg.source() + ", " + source.channels().size() + " channels at " + source.sampleRateHz()
           + " Hz, windows of " + cfg.windowSize() + " (" + w.featureCount() + " features)");
-      return new LiveData(new LiveStream(source, w, encoder, classes), w, file);
+      return new LiveData(source, new LiveStream(source, w, encoder, classes), w, file);
     } catch (IOException | RuntimeException e) {
       source.close();
       throw e;
+    }
+  }
+
+  /**
+   * The source if it gives the same samples each time it is opened (a replayed recording or CSV file,
+   * the synthetic machine), whose position a restart resumes from; empty for sensors and brokers, whose
+   * samples after a restart are new ones.
+   */
+  java.util.Optional<RepeatableSource> repeatable() {
+    return source instanceof RepeatableSource r ? java.util.Optional.of(r) : java.util.Optional.empty();
+  }
+
+  /**
+   * Skips, before the first window, the samples a previous run of this device read from the same
+   * repeatable source up to its last commit ({@code mark}), so that a restart learns no window again.
+   * A mark of another source, or a checkpoint that recorded none, leaves the source at its beginning.
+   */
+  void resumeAfter(StateCheckpoints.SourceMark mark, Consumer<String> log) throws IOException {
+    RepeatableSource r = repeatable().orElse(null);
+    if (r == null) {
+      return;
+    }
+    if (mark.source() == null) {
+      log.accept("live data: the checkpoint does not say where " + r + " stood (written before the twentieth session):"
+          + " it is read from its beginning, so windows learned before the restart are learned again");
+    } else if (!mark.source().equals(StateCheckpoints.sourceName(r))) {
+      log.accept("live data: the previous run read " + mark.source() + ", not " + r + ": it is read from its beginning");
+    } else {
+      long skipped = r.skip(mark.position());
+      log.accept("live data: skipped the " + skipped + " samples of " + r + " read before the restart"
+          + (skipped < mark.position() ? " (the source ended after them: nothing new is left to learn)" : ""));
     }
   }
 

@@ -49,6 +49,19 @@ final class StateCheckpoints implements RingJournal {
   private final String peer;
   private final String role;
   private final Expectations expect;
+  /** The device's repeatable live source, whose position each ring or client commit records; null: none. */
+  private volatile String sourceName;
+  private volatile java.util.function.LongSupplier sourcePosition;
+
+  /**
+   * Where a repeatable live source stood at the last commit (README "Crash safety"): read at the
+   * commit, so at or past every sample the committed state learned from.
+   *
+   * @param source the source's name, null if the commit recorded none (no repeatable source, or a
+   *     checkpoint written before the twentieth session)
+   * @param position samples read from it, -1 with no name
+   */
+  record SourceMark(String source, long position) {}
 
   StateCheckpoints(Path stateDir, String federation, String peer, String role, Expectations expect) {
     this.dir = stateDir.resolve(DIR);
@@ -174,6 +187,49 @@ final class StateCheckpoints implements RingJournal {
     return Math.max(0, p);
   }
 
+  /**
+   * Records in each ring or client commit from now on where {@code source} stands, read at the commit:
+   * at or past every sample the committed state learned from.
+   */
+  void trackingSource(io.hdfl.sensors.signal.RepeatableSource source) {
+    this.sourceName = sourceName(source);
+    this.sourcePosition = source::position;
+  }
+
+  /** A source's name as a checkpoint records it (on one line). */
+  static String sourceName(io.hdfl.sensors.signal.RepeatableSource source) {
+    return source.toString().replace('\n', ' ').replace('\r', ' ');
+  }
+
+  /** Adds the tracked source's name and position to a commit's fields. */
+  private void putSource(Map<String, String> f) {
+    if (sourcePosition != null) {
+      f.put("source", sourceName);
+      f.put("source-position", String.valueOf(sourcePosition.getAsLong()));
+    }
+  }
+
+  /** Where the live source stood at the last commit; empty if nothing was committed. */
+  Optional<SourceMark> sourceMark() throws IOException {
+    if (!Files.exists(roleFile())) {
+      return Optional.empty();
+    }
+    CheckpointFile.Content c = read(roleFile(), null);
+    String source = c.fields().get("source");
+    if (source == null) {
+      return Optional.of(new SourceMark(null, -1));
+    }
+    try {
+      long position = c.number("source-position");
+      if (position < 0) {
+        throw new CheckpointFormatException(c.file() + ": 'source-position' is negative");
+      }
+      return Optional.of(new SourceMark(source, position));
+    } catch (CheckpointFormatException e) {
+      throw refuse(e);
+    }
+  }
+
   // ---- ring peer
 
   @Override
@@ -196,6 +252,7 @@ final class StateCheckpoints implements RingJournal {
     f.put("bundled", String.valueOf(s.bundled()));
     f.put("noise-position", String.valueOf(s.noisePosition()));
     f.put("delivered", String.valueOf(s.delivered()));
+    putSource(f);
     CheckpointFile.write(roleFile(), "ring", owner(f), s.delivered() ? null : EnvelopeCodec.encode(s.outgoing()));
   }
 
@@ -257,6 +314,7 @@ final class StateCheckpoints implements RingJournal {
       f.put("noise-position", String.valueOf(s.noisePosition()));
       f.put("samples-taken", String.valueOf(s.samplesTaken()));
       f.put("aggregator", s.aggregator());
+      putSource(f);
       synchronized (this) {
         CheckpointFile.write(roleFile(), "client", owner(f), EnvelopeCodec.encode(s.update()));
       }

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.codec.Expectations;
+import io.hdfl.federation.ClientCheckpoint;
 import io.hdfl.federation.RingCheckpoint;
 import io.hdfl.io.CheckpointFile;
 import io.hdfl.io.Sha256;
+import io.hdfl.sensors.signal.SyntheticMachiningSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,6 +52,51 @@ class StateCheckpointsTest {
     assertEquals(Optional.empty(), restarted.previousFinal(), "the new run has its own final model now");
     restarted.startNewRun();
     assertEquals(Optional.of(second), restarted.previousFinal());
+  }
+
+  /**
+   * A ring or client commit records where a replayed source stood, read at the commit; a restart reads
+   * it back (a commit without a tracked source records none, and nothing committed gives nothing).
+   */
+  @Test
+  void eachCommitRecordsWhereTheRepeatableSourceStood() throws Exception {
+    StateCheckpoints c = open();
+    assertEquals(Optional.empty(), c.sourceMark(), "nothing committed");
+    c.commit(new RingCheckpoint(1, true, 5, null));
+    assertEquals(Optional.of(new StateCheckpoints.SourceMark(null, -1)), c.sourceMark(), "no source was tracked");
+    try (SyntheticMachiningSource src = SyntheticMachiningSource.builder().seed(4).build()) {
+      c.trackingSource(src);
+      for (int i = 0; i < 57; i++) {
+        src.next();
+      }
+      c.commit(new RingCheckpoint(3, true, 6, null));
+      src.next();
+      assertEquals(Optional.of(new StateCheckpoints.SourceMark(src.toString(), 57)), open().sourceMark(),
+          "as it stood at the commit");
+      c.commit(new RingCheckpoint(3, true, 6, null).asDelivered());
+      assertEquals(58, open().sourceMark().orElseThrow().position());
+
+      StateCheckpoints client = new StateCheckpoints(state.resolve("client"), "plant-7", "press-01", "star-client",
+          Expectations.builder().build());
+      client.trackingSource(src);
+      client.clientCommits().commit(new ClientCheckpoint(1, 0, 5, "agg", update()));
+      assertEquals(Optional.of(new StateCheckpoints.SourceMark(src.toString(), 58)), client.sourceMark());
+    }
+  }
+
+  @Test
+  void aNegativeSourcePositionIsRefusedNamingTheFile() throws IOException {
+    Path ring = Files.createDirectories(state.resolve(StateCheckpoints.DIR)).resolve("ring.ckpt");
+    CheckpointFile.write(ring, "ring", Map.of("federation", "plant-7", "peer", "press-01", "role", "ring",
+        "last-step", "2", "bundled", "true", "noise-position", "0", "delivered", "true", "source", "csv x",
+        "source-position", "-3"), null);
+    IOException e = assertThrows(IOException.class, () -> open().sourceMark());
+    assertTrue(e.getMessage().contains(ring + ": 'source-position' is negative; refusing to resume"), e.getMessage());
+  }
+
+  private static io.hdfl.codec.ModelEnvelope update() {
+    return new io.hdfl.codec.ModelEnvelope(io.hdfl.codec.ModelEnvelope.Kind.CLIENT_UPDATE, "plant-7", "press-01", 1, 1,
+        io.hdfl.hd.EncoderKind.COS.id(), 10, 1, 4, 2, 0.5, 5, java.util.List.of(), null, new float[8]);
   }
 
   @Test
