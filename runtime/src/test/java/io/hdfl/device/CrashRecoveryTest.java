@@ -18,6 +18,7 @@ import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.transport.EmbeddedBroker;
 import io.hdfl.transport.MosquittoProcess;
 import java.io.Closeable;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -180,9 +181,11 @@ class CrashRecoveryTest {
     try (Broker broker = new Broker(dir)) {
       DeviceFleet fleet = new DeviceFleet(Files.createDirectories(dir.resolve("live")), "live-ring");
       for (int m = 1; m <= 2; m++) {
-        PeerCommandTest.CliRunHelper.record(dir.resolve("live/press-0" + m + ".hdsg"), m);
+        // paced (60 s at x5): replayed as fast as possible, the collector would read the whole recording
+        // between two turns, and a restart, which goes on after what was read, would have nothing left
+        PeerCommandTest.CliRunHelper.record(dir.resolve("live/press-0" + m + ".hdsg"), m, 60);
         fleet.device("p" + m, "ring", broker.uri(), "ring.order = p1, p2", "rounds = 3", "data.source = replay",
-            "replay.file = press-0" + m + ".hdsg", "per-round = 40", "window.warmup = 300");
+            "replay.file = press-0" + m + ".hdsg", "replay.speed = 5", "per-round = 40", "window.warmup = 300");
       }
       fleet.enrol();
       Map<String, DeviceFleet.Device> run = fleet.runProcesses(List.of(new DeviceFleet.Crash("p2", "ring.delivered:4")),
@@ -201,6 +204,44 @@ class CrashRecoveryTest {
       assertEquals("p1", notRestarted.peer());
       assertTrue(notRestarted.bundledSamples() < notRestarted.samplesNew(), notRestarted.bundledSamples() + " of "
           + notRestarted.samplesNew());
+      // what it bundled after the restart are new windows: the replay went on after the samples read before
+      // its round-2 commit (at least the warm-up and its round-1 windows of 10 samples), not from the start
+      assertTrue(skipped(fleet, "p2", 2) >= 300 + 40 * 10, "p2's second launch skipped what the first read");
+    }
+  }
+
+  /** The samples a device's {@code launch}th process skipped in its replayed source (its log line). */
+  private static long skipped(DeviceFleet fleet, String id, int launch) throws IOException {
+    String log = Files.readString(fleet.dir().resolve(id + "-" + launch + ".log"));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("live data: skipped the (\\d+) samples of (.+) read "
+        + "before the restart\n").matcher(log);
+    assertTrue(m.find(), log);
+    return Long.parseLong(m.group(1));
+  }
+
+  /**
+   * A star client learning from the synthetic machine, halted right after committing its round-2
+   * update: its restart re-sends that update and learns its round-3 windows from where the machine's
+   * samples stood at that commit, not from the machine's first samples (learned in round 1).
+   */
+  @Test
+  void aLiveStarClientRestartedGoesOnFromWhereItsSourceStood() throws Exception {
+    try (Broker broker = new Broker(dir)) {
+      DeviceFleet fleet = new DeviceFleet(Files.createDirectories(dir.resolve("live-star")), "live-star");
+      fleet.device("agg", "aggregator", broker.uri(), "star.clients = 2", "features = 900", "rounds = 3");
+      for (int m = 1; m <= 2; m++) {
+        fleet.device("c" + m, "star-client", broker.uri(), "rounds = 3", "data.source = synthetic-machining",
+            "synthetic.machine = " + m, "per-round = 20", "window.warmup = 500");
+      }
+      fleet.enrol();
+      Map<String, DeviceFleet.Device> run = fleet.runProcesses(
+          List.of(new DeviceFleet.Crash("c1", "client.checkpointed:2")), List.of(), Duration.ofSeconds(150));
+      assertTrue(run.get("c1").reached.contains("client.checkpointed:2"), run.get("c1").reached.toString());
+      assertTrue(skipped(fleet, "c1", 2) >= 500 + 2 * 20 * 10, "the warm-up and two rounds of 20 windows of 10 samples");
+      Path ledger = fleet.stateDir("agg").resolve("ledger.jsonl");
+      Verification v = new LedgerVerifier(KeyDirectory.open(fleet.auditKeys())).verify(ledger);
+      assertTrue(v.ok(), v.summary());
+      assertEquals(9, Files.readAllLines(ledger).size(), "every update and aggregate once");
     }
   }
 

@@ -507,10 +507,14 @@ class PeerCommandTest {
   /** Writes recordings with the CLI, as an operator would. */
   static final class CliRunHelper {
     static void record(Path file, int machine) {
+      record(file, machine, 20);
+    }
+
+    static void record(Path file, int machine, int seconds) {
       StringWriter err = new StringWriter();
       assertEquals(0, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "record", "--source",
-          "synthetic-machining", "--machine", String.valueOf(machine), "--seconds", "20", "--out", file.toString()),
-          err.toString());
+          "synthetic-machining", "--machine", String.valueOf(machine), "--seconds", String.valueOf(seconds), "--out",
+          file.toString()), err.toString());
     }
   }
 
