@@ -43,7 +43,6 @@ import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.sensors.energy.DetectedMeter;
 import io.hdfl.sensors.energy.DeviceProfiles;
 import io.hdfl.sensors.energy.EnergyMeters;
-import io.hdfl.sensors.signal.RepeatableSource;
 import io.hdfl.transport.LastWill;
 import io.hdfl.transport.MqttSettings;
 import io.hdfl.transport.MqttTransport;
@@ -188,20 +187,11 @@ public final class DevicePeer {
     }
     long noisePosition = resuming ? checkpoints.noisePosition() : 0;
     if (live != null) {
-      Optional<RepeatableSource> replayed = live.repeatable();
-      if (replayed.isPresent()) {
-        // a replayed recording or the synthetic machine gives the same samples again: a restart skips
-        // those read up to the last commit, and each commit records how far it has read
-        Optional<StateCheckpoints.SourceMark> mark = resuming ? checkpoints.sourceMark() : Optional.empty();
-        if (mark.isPresent()) {
-          live.resumeAfter(mark.get(), log);
-        }
-        checkpoints.trackingSource(replayed.get());
-      }
+      // a replayed recording or the synthetic machine gives the same samples again: a restart skips
+      // those read up to the last commit, and each commit records how far it has read
+      live.continueRun(checkpoints, resuming, log);
       if (cfg.role().equals("ring")) {
-        // a ring peer retrains on windows collected now (and on those collected between its turns, in the same form)
-        data = cfg.encodings().apply(live.stream().next(cfg.settings().perRound()));
-        log.accept("data: " + data.size() + " live windows collected for the ring");
+        data = ringWindows(cfg, live, resuming, log);
       }
     }
     // read before connecting, so that a damaged file stops the start at once
@@ -256,14 +246,15 @@ public final class DevicePeer {
       ReleaseLog releaseLog = null;
       switch (cfg.role()) {
         case "ring": {
-          PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open();
+          PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log)
+              .open();
           RingPeer peer = (encoding != null ? RingPeer.preparing(ctx, cfg.ringOrder(), encoding, archive)
               : new RingPeer(ctx, cfg.ringOrder(), data, archive)).journaling(checkpoints);
           if (live != null) {
             // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
             long perTurn = cfg.settings().perRound();
             WindowCollector collector = new WindowCollector(live.stream(), (int) Math.max(1, Math.min(perTurn, 10)),
-                (int) Math.min(Integer.MAX_VALUE / 4, perTurn), cfg.peerId());
+                (int) Math.min(Integer.MAX_VALUE / 4, perTurn), cfg.peerId(), live.repeatable().isPresent());
             running.add(collector);
             peer.learningFrom(collector);
           }
@@ -313,7 +304,7 @@ public final class DevicePeer {
         }
         default: {
           StarAggregator agg = new StarAggregator(ctx, cfg.starClients(), cfg.classes(),
-              PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).open())
+              PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log).open())
               .checkpointing(checkpoints.aggregatorCommits());
           running.add(agg);
           if (resuming) {
@@ -569,6 +560,28 @@ public final class DevicePeer {
           + " start a new run");
     }
     return false;
+  }
+
+  /**
+   * A ring peer's first live windows, on which it retrains (with those collected between its turns, in
+   * the same form). A resumed peer whose replayed source has nothing left starts with none: it takes
+   * its turns without data of its own (adding the noise the schedule asks) and can save the final model.
+   */
+  private static EncodedSet ringWindows(PeerConfig cfg, LiveData live, boolean resuming, Consumer<String> log)
+      throws InterruptedException {
+    try {
+      EncodedSet data = cfg.encodings().apply(live.stream().next(cfg.settings().perRound()));
+      log.accept("data: " + data.size() + " live windows collected for the ring");
+      return data;
+    } catch (java.io.UncheckedIOException e) {
+      if (!resuming || !live.ended()) {
+        throw e;
+      }
+      log.accept("data: " + live.identity() + " has nothing left to learn: this peer takes its turns with no data of "
+          + "its own");
+      return cfg.encodings().apply(EncodedSet.of(new float[0], 0, cfg.settings().encoder().dim(), new int[0],
+          cfg.classes()));
+    }
   }
 
   /** What a model in a checkpoint must match, as a received one. */

@@ -27,13 +27,16 @@ final class LiveData implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.device");
 
   private final SignalSource source;
+  private final String identity;
   private final LiveStream stream;
   private final Windowing windowing;
   private final Path normalizationFile;
   private boolean saved;
 
-  private LiveData(SignalSource source, LiveStream stream, Windowing windowing, Path normalizationFile) {
+  private LiveData(SignalSource source, String identity, LiveStream stream, Windowing windowing,
+      Path normalizationFile) {
     this.source = source;
+    this.identity = identity;
     this.stream = stream;
     this.windowing = windowing;
     this.normalizationFile = normalizationFile;
@@ -67,7 +70,7 @@ final class LiveData implements AutoCloseable {
       Encoder encoder = encoderFor.apply(w.featureCount());
       log.accept("live data: " + cfg.source() + ", " + source.channels().size() + " channels at " + source.sampleRateHz()
           + " Hz, windows of " + cfg.windowSize() + " (" + w.featureCount() + " features)");
-      return new LiveData(source, new LiveStream(source, w, encoder, classes), w, file);
+      return new LiveData(source, identity(cfg, source), new LiveStream(source, w, encoder, classes), w, file);
     } catch (IOException | RuntimeException e) {
       source.close();
       throw e;
@@ -84,25 +87,73 @@ final class LiveData implements AutoCloseable {
   }
 
   /**
-   * Skips, before the first window, the samples a previous run of this device read from the same
-   * repeatable source up to its last commit ({@code mark}), so that a restart learns no window again.
-   * A mark of another source, or a checkpoint that recorded none, leaves the source at its beginning.
+   * Goes on where this device's previous run stopped reading (call before the first window): a
+   * repeatable source skips the samples read up to the last commit, so that a restart learns no window
+   * again, and from now on each commit records where it stands. A sensor's or a broker's samples after
+   * a restart are new ones: nothing to do.
    */
-  void resumeAfter(StateCheckpoints.SourceMark mark, Consumer<String> log) throws IOException {
+  void continueRun(StateCheckpoints checkpoints, boolean resuming, Consumer<String> log) throws IOException {
     RepeatableSource r = repeatable().orElse(null);
     if (r == null) {
       return;
     }
+    if (resuming) {
+      java.util.Optional<StateCheckpoints.SourceMark> mark = checkpoints.sourceMark();
+      if (mark.isPresent()) {
+        resumeAfter(mark.get(), log);
+      }
+    }
+    checkpoints.trackingSource(identity, r::position);
+  }
+
+  /**
+   * Skips the samples a previous run read from the same repeatable source ({@code mark}). A mark of
+   * another source, or a checkpoint that recorded none, leaves the source at its beginning.
+   */
+  void resumeAfter(StateCheckpoints.SourceMark mark, Consumer<String> log) throws IOException {
+    RepeatableSource r = repeatable().orElseThrow();
     if (mark.source() == null) {
-      log.accept("live data: the checkpoint does not say where " + r + " stood (written before the twentieth session):"
-          + " it is read from its beginning, so windows learned before the restart are learned again");
-    } else if (!mark.source().equals(StateCheckpoints.sourceName(r))) {
-      log.accept("live data: the previous run read " + mark.source() + ", not " + r + ": it is read from its beginning");
+      log.accept("live data: the checkpoint records no position in " + identity + " (it was written before the"
+          + " twentieth session, or while the device read a sensor or a broker): it is read from its beginning");
+    } else if (!mark.source().equals(identity)) {
+      log.accept("live data: the previous run read " + mark.source() + ", not " + identity
+          + ": it is read from its beginning");
     } else {
       long skipped = r.skip(mark.position());
-      log.accept("live data: skipped the " + skipped + " samples of " + r + " read before the restart"
+      log.accept("live data: skipped the " + skipped + " samples of " + identity + " read before the restart"
           + (skipped < mark.position() ? " (the source ended after them: nothing new is left to learn)" : ""));
     }
+  }
+
+  /**
+   * What a checkpoint records of a repeatable source, to know it again at a restart: a replayed file by
+   * its name, size and the SHA-256 of its first MiB (so a moved installation still finds its place), the
+   * synthetic machine by its seed and machine. Null for other sources.
+   */
+  private static String identity(SignalConfig cfg, SignalSource source) throws IOException {
+    if (!(source instanceof RepeatableSource)) {
+      return null;
+    }
+    if (!cfg.source().equals(SignalConfig.REPLAY)) {
+      return source.toString();
+    }
+    Path file = Path.of(cfg.sourceKeys().getProperty("replay.file"));
+    byte[] head;
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      head = in.readNBytes(1 << 20);
+    }
+    return "replay " + file.getFileName() + " (" + Files.size(file) + " bytes, first MiB SHA-256 "
+        + io.hdfl.io.Sha256.hex(head).substring(0, 16) + ")";
+  }
+
+  /** The name a checkpoint records of the source (null: not repeatable). */
+  String identity() {
+    return identity;
+  }
+
+  /** Whether the source has ended (a replayed recording read to its end). */
+  boolean ended() {
+    return stream.ended();
   }
 
   /** The live samples, saving the normalization once it is frozen. */

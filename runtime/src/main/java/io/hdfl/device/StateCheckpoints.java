@@ -50,8 +50,9 @@ final class StateCheckpoints implements RingJournal {
   private final String role;
   private final Expectations expect;
   /** The device's repeatable live source, whose position each ring or client commit records; null: none. */
-  private volatile String sourceName;
-  private volatile java.util.function.LongSupplier sourcePosition;
+  private volatile TrackedSource tracked;
+
+  private record TrackedSource(String name, java.util.function.LongSupplier position) {}
 
   /**
    * Where a repeatable live source stood at the last commit (README "Crash safety"): read at the
@@ -191,21 +192,16 @@ final class StateCheckpoints implements RingJournal {
    * Records in each ring or client commit from now on where {@code source} stands, read at the commit:
    * at or past every sample the committed state learned from.
    */
-  void trackingSource(io.hdfl.sensors.signal.RepeatableSource source) {
-    this.sourceName = sourceName(source);
-    this.sourcePosition = source::position;
-  }
-
-  /** A source's name as a checkpoint records it (on one line). */
-  static String sourceName(io.hdfl.sensors.signal.RepeatableSource source) {
-    return source.toString().replace('\n', ' ').replace('\r', ' ');
+  void trackingSource(String source, java.util.function.LongSupplier position) {
+    tracked = new TrackedSource(source.replace('\n', ' ').replace('\r', ' '), position);
   }
 
   /** Adds the tracked source's name and position to a commit's fields. */
   private void putSource(Map<String, String> f) {
-    if (sourcePosition != null) {
-      f.put("source", sourceName);
-      f.put("source-position", String.valueOf(sourcePosition.getAsLong()));
+    TrackedSource t = tracked;
+    if (t != null) {
+      f.put("source", t.name());
+      f.put("source-position", String.valueOf(t.position().getAsLong()));
     }
   }
 

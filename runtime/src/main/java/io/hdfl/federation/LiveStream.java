@@ -114,6 +114,11 @@ public final class LiveStream implements LocalStream, AutoCloseable {
     return true;
   }
 
+  /** Whether the source has ended (a replayed recording read to its end). */
+  public synchronized boolean ended() {
+    return ended;
+  }
+
   /** Windows that arrived without a usable label. */
   public synchronized long unlabelledWindows() {
     return unlabelled;

@@ -65,30 +65,12 @@ public final class ReleaseLog {
 
   /** Cuts the file back to its last newline if its last line has none (an append torn by a power cut). */
   private static void cutTornLastLine(Path file) throws IOException {
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
-        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
-      long size = ch.size();
-      if (size == 0 || endsWith(ch, size - 1, (byte) '\n')) {
-        return;
-      }
-      long keep = size - 1;
-      while (keep > 0 && !endsWith(ch, keep - 1, (byte) '\n')) {
-        keep--;
-        if (size - keep > LedgerReader.MAX_LINE_BYTES) {
-          return; // no line of ours is that long: left for open to report
-        }
-      }
+    byte[] tail = AtomicFile.unterminatedTail(file, LedgerReader.MAX_LINE_BYTES);
+    if (tail != null && tail.length > 0) { // longer than any line of ours: left for open to report
       System.getLogger("io.hdfl.federation").log(System.Logger.Level.WARNING, file + ": cut off a last line torn by"
-          + " an interrupted append (" + (size - keep) + " bytes; the update it held is recorded again when resumed)");
-      ch.truncate(keep);
-      ch.force(true);
+          + " an interrupted append (" + tail.length + " bytes; the update it held is recorded again when resumed)");
+      AtomicFile.truncate(file, Files.size(file) - tail.length);
     }
-  }
-
-  private static boolean endsWith(java.nio.channels.FileChannel ch, long at, byte b) throws IOException {
-    java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(1);
-    ch.read(one, at);
-    return one.get(0) == b;
   }
 
   /** Appends {@code line} (a signed ledger line) unless it is already the last one; synced when this returns. */

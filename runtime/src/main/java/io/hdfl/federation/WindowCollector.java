@@ -8,13 +8,18 @@ import java.util.function.Supplier;
 /**
  * Collects a live stream's windows in the background so that a ring peer can learn, at its turn,
  * from what arrived since its previous one ({@link RingPeer#learningFrom}). Keeps at most {@code
- * cap} windows (the oldest batches are dropped first, and counted); {@link #get} takes them all.
+ * cap} windows; {@link #get} takes them all. When full, it drops the oldest batches (counted) to read
+ * on (a sensor, whose samples pass whether read or not: the freshest are kept), or, if it {@linkplain
+ * #WindowCollector(LocalStream, int, int, String, boolean) holds when full}, waits for the next
+ * {@code get} (a replayed recording or the synthetic machine, which wait to be read: reading them
+ * ahead only to drop windows would burn the processor and use a recording up between two turns).
  */
 public final class WindowCollector implements Supplier<EncodedSet>, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
 
   private final ArrayDeque<EncodedSet> batches = new ArrayDeque<>();
   private final int cap;
+  private final boolean holdWhenFull;
   private final Thread thread;
   private int held;
   private long dropped;
@@ -24,10 +29,19 @@ public final class WindowCollector implements Supplier<EncodedSet>, AutoCloseabl
    * @param cap most windows held between two turns
    */
   public WindowCollector(LocalStream stream, int batch, int cap, String name) {
+    this(stream, batch, cap, name, false);
+  }
+
+  /**
+   * @param holdWhenFull whether to stop reading while {@code cap} windows wait (a source that waits
+   *     to be read), rather than drop the oldest
+   */
+  public WindowCollector(LocalStream stream, int batch, int cap, String name, boolean holdWhenFull) {
     if (batch < 1 || cap < batch) {
       throw new IllegalArgumentException("need 1 <= batch <= cap, got batch " + batch + ", cap " + cap);
     }
     this.cap = cap;
+    this.holdWhenFull = holdWhenFull;
     this.thread = new Thread(() -> run(stream, batch), "hdfl-collector-" + name);
     thread.setDaemon(true);
     thread.start();
@@ -36,6 +50,13 @@ public final class WindowCollector implements Supplier<EncodedSet>, AutoCloseabl
   private void run(LocalStream stream, int batch) {
     try {
       while (!Thread.currentThread().isInterrupted()) {
+        if (holdWhenFull) {
+          synchronized (this) {
+            while (held + batch > cap) {
+              wait(); // until get takes what is held
+            }
+          }
+        }
         EncodedSet b = stream.next(batch);
         synchronized (this) {
           batches.addLast(b);
@@ -63,6 +84,7 @@ public final class WindowCollector implements Supplier<EncodedSet>, AutoCloseabl
     }
     batches.clear();
     held = 0;
+    notifyAll();
     return all;
   }
 

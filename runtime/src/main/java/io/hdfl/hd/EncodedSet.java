@@ -167,6 +167,9 @@ public final class EncodedSet {
       throw new IllegalArgumentException("cannot append D=" + more.dim + ", S=" + more.classes + " to D=" + dim + ", S="
           + classes);
     }
+    if (size == 0 && codes != null) {
+      return more.quantize(); // an empty int8 set has no scale of its own: the rows get theirs
+    }
     int[] l = new int[size + more.size];
     System.arraycopy(labels, 0, l, 0, size);
     System.arraycopy(more.labels, 0, l, size, more.size);

@@ -128,6 +128,40 @@ public final class AtomicFile {
   }
 
   /**
+   * The bytes after the last newline of {@code file}, an append-only log of lines: empty if it ends
+   * with a newline (or is empty), else the last line an interrupted append left without one (a power
+   * cut in the middle of {@link #append}); null if that tail is longer than {@code maxLineBytes} (no
+   * line of the log's writer is: left for the log's reader to report).
+   */
+  public static byte[] unterminatedTail(Path file, int maxLineBytes) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      long start = Math.max(0, size - maxLineBytes - 1);
+      ByteBuffer end = ByteBuffer.allocate((int) (size - start));
+      while (end.hasRemaining() && ch.read(end, start + end.position()) >= 0) {
+        // reads the last maxLineBytes + 1 bytes at most
+      }
+      byte[] b = end.array();
+      int i = b.length;
+      while (i > 0 && b[i - 1] != '\n') {
+        i--;
+      }
+      if (b.length - i > maxLineBytes) {
+        return null;
+      }
+      return java.util.Arrays.copyOfRange(b, i, b.length);
+    }
+  }
+
+  /** Cuts {@code file} to its first {@code size} bytes and fsyncs it (a torn tail off an append-only log). */
+  public static void truncate(Path file, long size) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.truncate(size);
+      ch.force(true);
+    }
+  }
+
+  /**
    * Deletes {@code file} if it exists and fsyncs its directory, so that the removal survives a crash
    * too; returns whether it existed.
    */

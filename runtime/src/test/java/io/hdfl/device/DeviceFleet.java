@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -117,7 +118,15 @@ final class DeviceFleet {
   }
 
   /** A crash to inject: device {@code peer} halts at {@code point} (e.g. {@code ring.acked:4}). */
-  record Crash(String peer, String point) {}
+  /**
+   * {@code peer} halts at crash point {@code point}; {@code meanwhile} then does to its state directory
+   * what the crash could have done there (a power cut tearing a file) before the device is started again.
+   */
+  record Crash(String peer, String point, Consumer<Path> meanwhile) {
+    Crash(String peer, String point) {
+      this(peer, point, state -> { });
+    }
+  }
 
   /** A SIGKILL the supervisor sends to {@code peer} once {@code when} holds (polled), at an arbitrary moment. */
   record Kill(String peer, Predicate<DeviceFleet> when) {}
@@ -125,7 +134,7 @@ final class DeviceFleet {
   /** What happened to one device over a supervised run. */
   static final class Device {
     final String id;
-    final Deque<String> crashes = new ArrayDeque<>();
+    final Deque<Crash> crashes = new ArrayDeque<>();
     final List<String> reached = new ArrayList<>();
     int launches;
     int killed;
@@ -148,7 +157,7 @@ final class DeviceFleet {
       devices.put(id, new Device(id));
     }
     for (Crash c : crashes) {
-      devices.get(c.peer()).crashes.add(c.point());
+      devices.get(c.peer()).crashes.add(c);
     }
     List<Kill> pendingKills = new ArrayList<>(kills);
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -176,9 +185,10 @@ final class DeviceFleet {
           if (code != KILLED) {
             fail(d.id + " exited with " + code + ":\n" + log);
           }
-          String point = d.crashes.peekFirst();
-          if (point != null && log.contains("test crash point " + point + " reached")) {
-            d.reached.add(d.crashes.removeFirst());
+          Crash crash = d.crashes.peekFirst();
+          if (crash != null && log.contains("test crash point " + crash.point() + " reached")) {
+            d.reached.add(d.crashes.removeFirst().point());
+            crash.meanwhile().accept(stateDir(d.id));
           }
           launch(d); // restart with the same state directory
         }
@@ -224,7 +234,7 @@ final class DeviceFleet {
     List<String> cmd = new ArrayList<>(List.of(javaBinary(), "--add-modules", "jdk.incubator.vector",
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Dhdfl.kernels=scalar"));
     if (!d.crashes.isEmpty()) {
-      cmd.add("-Dhdfl.test.haltAt=" + d.crashes.peekFirst());
+      cmd.add("-Dhdfl.test.haltAt=" + d.crashes.peekFirst().point());
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hdfl.cli.Main", "peer", "--config",
         configs.get(d.id).toString()));

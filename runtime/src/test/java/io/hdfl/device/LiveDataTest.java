@@ -61,7 +61,7 @@ class LiveDataTest {
     try (LiveData live = LiveData.open(cfg, 7, 3, dir, "tcp://unused:1883", "c", this::encoder, log::add)) {
       RepeatableSource source = live.repeatable().orElseThrow();
       first = live.stream().next(30);
-      mark = new StateCheckpoints.SourceMark(StateCheckpoints.sourceName(source), source.position());
+      mark = new StateCheckpoints.SourceMark(live.identity(), source.position());
     }
     assertTrue(mark.position() >= 30 * 10, mark + ": at least the 30 windows' samples");
     try (LiveData live = LiveData.open(cfg, 7, 3, dir, "tcp://unused:1883", "c", this::encoder, log::add)) {
@@ -83,7 +83,7 @@ class LiveDataTest {
       live.resumeAfter(new StateCheckpoints.SourceMark(null, -1), log::add);
       assertEquals(0, live.repeatable().orElseThrow().position());
     }
-    assertTrue(log.stream().anyMatch(l -> l.contains("(written before the twentieth session)")), log.toString());
+    assertTrue(log.stream().anyMatch(l -> l.contains("it was written before the twentieth session")), log.toString());
   }
 
   /** Rows of {@code b} equal to a row of {@code a} with the same label. */

@@ -65,7 +65,7 @@ class StateCheckpointsTest {
     c.commit(new RingCheckpoint(1, true, 5, null));
     assertEquals(Optional.of(new StateCheckpoints.SourceMark(null, -1)), c.sourceMark(), "no source was tracked");
     try (SyntheticMachiningSource src = SyntheticMachiningSource.builder().seed(4).build()) {
-      c.trackingSource(src);
+      c.trackingSource(src.toString(), src::position);
       for (int i = 0; i < 57; i++) {
         src.next();
       }
@@ -78,7 +78,7 @@ class StateCheckpointsTest {
 
       StateCheckpoints client = new StateCheckpoints(state.resolve("client"), "plant-7", "press-01", "star-client",
           Expectations.builder().build());
-      client.trackingSource(src);
+      client.trackingSource(src.toString(), src::position);
       client.clientCommits().commit(new ClientCheckpoint(1, 0, 5, "agg", update()));
       assertEquals(Optional.of(new StateCheckpoints.SourceMark(src.toString(), 58)), client.sourceMark());
     }

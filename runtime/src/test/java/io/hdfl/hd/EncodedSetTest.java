@@ -56,6 +56,23 @@ class EncodedSetTest {
     assertArrayEquals(f.labels(), q.labels());
   }
 
+  /**
+   * An empty int8 set (a ring peer restarted with nothing left to learn) has no scale of its own: rows
+   * appended to it keep theirs. With the empty set's scale of 1, cos components in [-1, 1] became -1, 0
+   * or 1.
+   */
+  @Test
+  void rowsAppendedToAnEmptyInt8SetAreQuantizedWithTheirOwnScale() {
+    EncodedSet f = encoded(EncoderKind.COS, 20, 1000);
+    EncodedSet empty = EncodedSet.of(new float[0], 0, f.dim(), new int[0], f.classes()).quantize();
+    EncodedSet joined = empty.concat(f);
+    assertTrue(joined.quantized());
+    assertEquals(f.size(), joined.size());
+    assertEquals(f.quantize().scale(), joined.scale());
+    assertArrayEquals(f.quantize().row(7), joined.row(7));
+    assertArrayEquals(f.labels(), joined.labels());
+  }
+
   @Test
   void encodingStraightToInt8GivesTheCodesOfQuantizingTheFloats() {
     for (EncoderKind kind : EncoderKind.values()) {

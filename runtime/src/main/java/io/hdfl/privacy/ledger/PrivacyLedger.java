@@ -20,7 +20,8 @@ import java.util.Optional;
  *
  * <p>Persistence: every {@link #append} appends one line and fsyncs before returning, so an entry
  * that was returned is on disk. A crash during the write can leave a torn last line; opening such a
- * file fails with a {@link LedgerFormatException} naming it (no silent repair: an operator decides).
+ * file fails with a {@link LedgerFormatException} naming it, unless the ledger is a device's own, which
+ * mends it with a logged repair ({@link Builder#repairingTornLastLine}).
  * {@link #writeTo} instead rewrites a whole file atomically (for ledgers kept in memory, e.g. by a
  * simulation). One process writes a ledger file; appends from several threads are serialized.
  *
@@ -74,6 +75,7 @@ public final class PrivacyLedger {
     private Path file;
     private Clock clock = Clock.systemUTC();
     private int kept = DEFAULT_KEPT_LINES;
+    private java.util.function.Consumer<String> repairLog;
 
     private Builder(LedgerSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -97,6 +99,20 @@ public final class PrivacyLedger {
       return this;
     }
 
+    /**
+     * Mends, before reading, a last line that an append interrupted by a power cut left without its
+     * newline (a device's own ledger; any other file with one is refused): a line that is whole but for
+     * the newline gets it; anything else is cut off and kept beside the ledger as {@code
+     * <name>.torn-<time>}. Safe on a device because each line it appends is in a checkpoint or on the
+     * broker (a retained final model) until the append is done, and appended again on resume (README
+     * "Crash safety"); the exception, a star's late update appended as it arrives, is in its client's
+     * record of releases. What was done is told to {@code log}.
+     */
+    public Builder repairingTornLastLine(java.util.function.Consumer<String> log) {
+      this.repairLog = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
     /** Clock for the informational timestamps (default: system UTC). */
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
@@ -113,10 +129,40 @@ public final class PrivacyLedger {
     public PrivacyLedger open() throws IOException {
       PrivacyLedger ledger = new PrivacyLedger(settings, file, clock, file == null ? Integer.MAX_VALUE : kept);
       if (file != null && Files.exists(file)) {
+        if (repairLog != null) {
+          repairTornLastLine(file, clock, repairLog);
+        }
         ledger.load();
       }
       return ledger;
     }
+  }
+
+  private static void repairTornLastLine(Path file, Clock clock, java.util.function.Consumer<String> log)
+      throws IOException {
+    byte[] tail = io.hdfl.io.AtomicFile.unterminatedTail(file, LedgerReader.MAX_LINE_BYTES);
+    if (tail == null || tail.length == 0) {
+      return; // intact, or a tail no ledger line could be: left for load to report
+    }
+    String text = new String(tail, java.nio.charset.StandardCharsets.ISO_8859_1);
+    try {
+      if (text.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+        LedgerCodec.split(text);
+        LedgerCodec.parse(text);
+        io.hdfl.io.AtomicFile.append(file, new byte[] {'\n'});
+        log.accept(file + ": its last line lacked its newline (an append interrupted by a power cut): completed");
+        return;
+      }
+    } catch (LedgerFormatException notWhole) {
+      // cut short: cut off below
+    }
+    Path kept = file.resolveSibling(file.getFileName() + ".torn-" + java.time.format.DateTimeFormatter
+        .ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(clock.instant()));
+    io.hdfl.io.AtomicFile.write(kept, out -> out.write(tail)); // kept before the cut: a crash between loses nothing
+    io.hdfl.io.AtomicFile.truncate(file, Files.size(file) - tail.length);
+    log.accept(file + ": cut off a last line torn by an interrupted append (" + tail.length + " bytes, kept in "
+        + kept.getFileName() + "); the entries it may have held are appended again from the checkpoints as the peer"
+        + " resumes (not a star's late update, appended as it arrived: its client's record of releases holds it)");
   }
 
   private void load() throws IOException {

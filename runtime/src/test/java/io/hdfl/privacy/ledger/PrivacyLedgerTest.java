@@ -130,6 +130,55 @@ class PrivacyLedgerTest {
         assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.builder(SETTINGS).file(file).open()).getMessage());
   }
 
+  /**
+   * A device's own ledger whose last append a power cut interrupted: a line cut short is cut off (and
+   * kept beside it), a line whole but for its newline gets it; either way the ledger opens and goes on
+   * chaining. A tail longer than any line is left for the reader to refuse.
+   */
+  @Test
+  void aDevicesLedgerMendsALastLineTornByAPowerCut() throws Exception {
+    Path file = dir.resolve("dev/ledger.jsonl");
+    PrivacyLedger ledger = PrivacyLedger.builder(SETTINGS).file(file).open();
+    PeerKeys a = PeerKeys.generate("a");
+    LedgerLine first = ledger.append(a, update("a", 1, 1, 10, 0, 0));
+    LedgerLine second = ledger.append(a, update("a", 2, 2, 10, 10, first.entry().presentAfter()));
+    String whole = Files.readString(file);
+    List<String> log = new java.util.ArrayList<>();
+
+    Files.writeString(file, whole.substring(0, whole.length() - 40)); // the second append cut short
+    PrivacyLedger mended = PrivacyLedger.builder(SETTINGS).file(file).clock(CLOCK).repairingTornLastLine(log::add).open();
+    assertEquals(List.of(first), mended.lines());
+    assertEquals(first.text() + "\n", Files.readString(file));
+    Path kept = dir.resolve("dev/ledger.jsonl.torn-20250304T050607Z");
+    assertEquals(second.text().substring(0, second.text().length() - 39), Files.readString(kept));
+    assertEquals(List.of(file + ": cut off a last line torn by an interrupted append (" + Files.size(kept)
+        + " bytes, kept in " + kept.getFileName() + "); the entries it may have held are appended again from the "
+        + "checkpoints as the peer resumes (not a star's late update, appended as it arrived: its client's record of "
+        + "releases holds it)"), log);
+    assertEquals(second.text(), mended.appendLine(second.text()).text(), "the entry chains on as before");
+    assertEquals(whole, Files.readString(file));
+
+    log.clear();
+    Files.writeString(file, whole.substring(0, whole.length() - 1)); // all but the newline
+    mended = PrivacyLedger.builder(SETTINGS).file(file).repairingTornLastLine(log::add).open();
+    assertEquals(List.of(first, second), mended.lines());
+    assertEquals(whole, Files.readString(file));
+    assertEquals(List.of(file + ": its last line lacked its newline (an append interrupted by a power cut): completed"),
+        log);
+
+    log.clear();
+    Files.writeString(file, whole);
+    PrivacyLedger.builder(SETTINGS).file(file).repairingTornLastLine(log::add).open();
+    assertEquals(List.of(), log, "an intact ledger is left as it is");
+    assertEquals(whole, Files.readString(file));
+
+    Files.writeString(file, whole + "x".repeat(LedgerReader.MAX_LINE_BYTES + 1));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> PrivacyLedger.builder(SETTINGS).file(file).repairingTornLastLine(log::add).open()).getMessage()
+        .startsWith(file + ": line 3: "), "no line of a ledger is that long: not a torn append, refused");
+    assertEquals(List.of(), log);
+  }
+
   @Test
   void readerBoundsLines() throws Exception {
     assertEquals("line 1: empty line", readAll("\n").getMessage());

@@ -68,12 +68,7 @@ abstract class PacedSource implements RepeatableSource {
   }
 
   private Sample take(long maxWaitNanos, Duration timeout) throws IOException, InterruptedException {
-    if (closed) {
-      throw new IllegalStateException(name + " is closed");
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    checkReadable();
     if (pending == null) {
       if (ended) {
         return null;
@@ -98,6 +93,16 @@ abstract class PacedSource implements RepeatableSource {
     return s;
   }
 
+  /** Throws if the source is closed, or the failure of an earlier read. */
+  private void checkReadable() throws IOException {
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
   @Override
   public final long position() {
     return position;
@@ -108,12 +113,7 @@ abstract class PacedSource implements RepeatableSource {
     if (samples < 0) {
       throw new IllegalArgumentException("samples to skip must be ≥ 0, got " + samples);
     }
-    if (closed) {
-      throw new IllegalStateException(name + " is closed");
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    checkReadable();
     long skipped = 0;
     if (pending != null && samples > 0) {
       pending = null;
