@@ -574,8 +574,8 @@ public final class DevicePeer {
       log.accept("data: " + data.size() + " live windows collected for the ring");
       return data;
     } catch (java.io.UncheckedIOException e) {
-      if (!resuming || !live.ended()) {
-        throw e;
+      if (!resuming || !live.ended() || live.identity() == null) {
+        throw e; // a sensor or a broker that ended, or a first start on a recording with nothing to learn
       }
       log.accept("data: " + live.identity() + " has nothing left to learn: this peer takes its turns with no data of "
           + "its own");

@@ -50,14 +50,16 @@ public final class WindowCollector implements Supplier<EncodedSet>, AutoCloseabl
   private void run(LocalStream stream, int batch) {
     try {
       while (!Thread.currentThread().isInterrupted()) {
+        int want = batch;
         if (holdWhenFull) {
           synchronized (this) {
-            while (held + batch > cap) {
+            while (held >= cap) {
               wait(); // until get takes what is held
             }
+            want = Math.min(batch, cap - held);
           }
         }
-        EncodedSet b = stream.next(batch);
+        EncodedSet b = stream.next(want);
         synchronized (this) {
           batches.addLast(b);
           held += b.size();

@@ -160,7 +160,8 @@ public final class EncodedSet {
 
   /**
    * This set followed by {@code more} (same D and classes), copied, in this set's form: appended to an
-   * int8 set, {@code more} is quantized with this set's scale.
+   * int8 set, {@code more} is quantized with this set's scale, except that an empty int8 set gives
+   * {@code more} quantized with its own ({@code more} itself if it is int8: sets are not changed).
    */
   public EncodedSet concat(EncodedSet more) {
     if (more.dim != dim || more.classes != classes) {

@@ -52,6 +52,13 @@ class WindowCollectorTest {
       assertEquals(20f, second.row(0)[0], "goes on where it stopped: nothing dropped");
       assertEquals(0, c.dropped());
     }
+    Numbered odd = new Numbered();
+    try (WindowCollector c = new WindowCollector(odd, 10, 25, "replay", true)) {
+      await(() -> odd.handedOut.get() >= 25);
+      Thread.sleep(100);
+      assertEquals(25, odd.handedOut.get(), "a cap that is no multiple of the batch is filled, not overrun");
+      assertEquals(25, c.get().size());
+    }
   }
 
   @Test

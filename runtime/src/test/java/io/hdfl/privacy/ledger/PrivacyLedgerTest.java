@@ -167,6 +167,12 @@ class PrivacyLedgerTest {
         log);
 
     log.clear();
+    Files.writeString(file, whole.substring(0, 50)); // the first append cut short: nothing else
+    assertEquals(0, PrivacyLedger.builder(SETTINGS).file(file).repairingTornLastLine(log::add).open().size());
+    assertEquals("", Files.readString(file));
+    assertEquals(1, log.size());
+
+    log.clear();
     Files.writeString(file, whole);
     PrivacyLedger.builder(SETTINGS).file(file).repairingTornLastLine(log::add).open();
     assertEquals(List.of(), log, "an intact ledger is left as it is");
