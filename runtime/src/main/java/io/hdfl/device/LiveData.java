@@ -13,6 +13,7 @@ import io.hdfl.sensors.window.Windowing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -82,8 +83,8 @@ final class LiveData implements AutoCloseable {
    * the synthetic machine), whose position a restart resumes from; empty for sensors and brokers, whose
    * samples after a restart are new ones.
    */
-  java.util.Optional<RepeatableSource> repeatable() {
-    return source instanceof RepeatableSource r ? java.util.Optional.of(r) : java.util.Optional.empty();
+  Optional<RepeatableSource> repeatable() {
+    return source instanceof RepeatableSource r ? Optional.of(r) : Optional.empty();
   }
 
   /**
@@ -98,7 +99,7 @@ final class LiveData implements AutoCloseable {
       return;
     }
     if (resuming) {
-      java.util.Optional<StateCheckpoints.SourceMark> mark = checkpoints.sourceMark();
+      Optional<StateCheckpoints.SourceMark> mark = checkpoints.sourceMark();
       if (mark.isPresent()) {
         resumeAfter(mark.get(), log);
       }
