@@ -39,6 +39,23 @@ public final class LedgerReader implements Closeable {
     return new LedgerReader(Files.newInputStream(file));
   }
 
+  /**
+   * Opens a ledger file at {@code offset}, the start of its line {@code linesBefore + 1} (as {@link
+   * LedgerTail} found it): lines are numbered, and counted against {@link #MAX_ENTRIES}, from there.
+   */
+  static LedgerReader openAt(Path file, long offset, long linesBefore) throws IOException {
+    java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file);
+    try {
+      ch.position(offset);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    LedgerReader r = new LedgerReader(java.nio.channels.Channels.newInputStream(ch));
+    r.lineNumber = linesBefore;
+    return r;
+  }
+
   /** The 1-based number of the line last returned (0 before the first). */
   public long lineNumber() {
     return lineNumber;

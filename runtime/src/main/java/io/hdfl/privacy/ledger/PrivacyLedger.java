@@ -32,6 +32,8 @@ import java.util.Optional;
 public final class PrivacyLedger {
   /** Lines a ledger with a file keeps in memory unless told otherwise. */
   public static final int DEFAULT_KEPT_LINES = 8192;
+  /** Most lines kept in memory for which an opening parses only those (above: the whole file). */
+  private static final int MAX_TAIL_KEPT = 1 << 20;
 
   private final LedgerSettings settings;
   private final Path file;
@@ -120,9 +122,11 @@ public final class PrivacyLedger {
     }
 
     /**
-     * Opens the ledger. An existing file is read in full: every line must parse, the chain must be
-     * intact and every entry must have these settings (signatures are {@link LedgerVerifier}'s job;
-     * so is the chain of a late star update whose aggregate has left memory, see {@link #keepInMemory}).
+     * Opens the ledger. Every line of an existing file must be well formed (printable ASCII, ended by a
+     * newline, not too long); the lines kept in memory ({@link #keepInMemory}; all of them if more than
+     * 2^20) must parse, chain from the line before them and have these settings. Signatures, and the
+     * chain and entries of the lines not kept, are {@link LedgerVerifier}'s to check (so is the chain
+     * of a late star update whose aggregate has left memory).
      *
      * @throws IllegalArgumentException (one line naming the file and line) if the file is not such a ledger
      */
@@ -165,8 +169,29 @@ public final class PrivacyLedger {
         + " resumes (not a star's late update, appended as it arrived: its client's record of releases holds it)");
   }
 
+  /**
+   * Reads the file. A ledger keeping its last lines in memory checks the form of every line in one
+   * bulk pass ({@link LedgerTail}) and parses only the lines it keeps, from the hash of the line before
+   * them (what a full read leaves in memory, except that a star ledger counts an aggregate as left
+   * memory as soon as a line has); the chain and signatures of the whole file are {@link
+   * LedgerVerifier}'s to check.
+   */
   private void load() throws IOException {
-    try (LedgerReader reader = LedgerReader.open(file)) {
+    LedgerTail tail;
+    try {
+      tail = kept <= MAX_TAIL_KEPT ? LedgerTail.scan(file, kept) : null;
+    } catch (LedgerFormatException ex) {
+      throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+    }
+    if (tail != null && tail.skipped() > 0) {
+      try (LedgerReader before = LedgerReader.openAt(file, tail.before(), tail.skipped() - 1)) {
+        lastHash = LedgerCodec.hash(before.next());
+      }
+      size = Math.toIntExact(tail.skipped());
+      aggregatesDropped = settings.topology() == LedgerEntry.Topology.STAR;
+    }
+    try (LedgerReader reader = tail != null ? LedgerReader.openAt(file, tail.keptFrom(), tail.skipped())
+        : LedgerReader.open(file)) {
       String text;
       while ((text = reader.next()) != null) {
         long n = reader.lineNumber();

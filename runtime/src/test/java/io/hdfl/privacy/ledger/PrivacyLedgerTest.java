@@ -313,6 +313,65 @@ class PrivacyLedgerTest {
   }
 
   /**
+   * A ledger keeping its last lines parses only those when it opens (a long run's ledger opened in
+   * seconds, not minutes) and holds what a read of every line would: size, the kept lines, the last
+   * hash, the aggregates kept; it goes on chaining. Every line's form is still checked, so a damaged
+   * line anywhere stops the opening; a line that is well formed but does not parse is left to the
+   * verifier, which reads every line.
+   */
+  @Test
+  void aLongLedgerOpensFromItsLastLinesAsAReadOfEveryLineWould() throws Exception {
+    PrivacyParameters p = PrivacyParameters.perSampleDelta(2000, 1.0);
+    LedgerSimulation.Result sim = LedgerSimulation.star(p).federation("fed").peers(3).rounds(30).samplesPerPeer(10)
+        .late(2, 7).clock(CLOCK).build();
+    List<LedgerLine> all = sim.ledger().lines();
+    assertEquals(120, all.size());
+    LedgerSettings star = new LedgerSettings("fed", Topology.STAR, Schedule.FEDHDP, p);
+    Path file = dir.resolve("long.jsonl");
+    sim.writeTo(file, dir.resolve("keys"));
+    // the reference: every line read (a ledger keeping more than 2^20 lines reads the whole file)
+    PrivacyLedger read = PrivacyLedger.builder(star).file(file).keepInMemory(2_000_000).open();
+    for (int keep : new int[] {1, 9, 10, 11, 119, 120, 121}) {
+      PrivacyLedger tail = PrivacyLedger.builder(star).file(file).keepInMemory(keep).open();
+      assertEquals(120, tail.size(), "keep " + keep);
+      assertEquals(all.subList(Math.max(0, 120 - keep), 120), tail.lines(), "keep " + keep);
+      assertEquals(read.lastHash(), tail.lastHash(), "keep " + keep);
+      assertEquals(read.chainTargetFor(LedgerEntry.Kind.AGGREGATE), tail.chainTargetFor(LedgerEntry.Kind.AGGREGATE));
+      if (keep >= 9) {
+        assertEquals(read.chainTargetFor(LedgerEntry.Kind.UPDATE, 31), tail.chainTargetFor(LedgerEntry.Kind.UPDATE, 31),
+            "keep " + keep + ": round 31 updates chain to round 30's aggregate, kept");
+      }
+    }
+    // it goes on: the next round's first update chains to the last aggregate
+    LedgerSimulation.Result longer = LedgerSimulation.star(p).federation("fed").peers(3).rounds(31).samplesPerPeer(10)
+        .late(2, 7).clock(CLOCK).keys(sim.keys()).build();
+    assertEquals(all.get(119).text(), longer.ledger().lines().get(119).text(), "the same run, one round longer");
+    PrivacyLedger tail = PrivacyLedger.builder(star).file(file).keepInMemory(10).open();
+    tail.appendLine(longer.ledger().lines().get(120).text());
+    assertEquals(121, tail.size());
+
+    // a damaged line far before the kept ones still stops the opening, naming it
+    List<String> lines = Files.readAllLines(file);
+    List<String> damaged = new java.util.ArrayList<>(lines);
+    damaged.set(4, lines.get(4).replace(',', '\t'));
+    Files.write(file, damaged);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PrivacyLedger.builder(star).file(file).keepInMemory(10).open());
+    assertTrue(e.getMessage().startsWith(file + ": line 5: byte 0x09 at column "), e.getMessage());
+    damaged.set(4, "");
+    Files.write(file, damaged);
+    assertEquals(file + ": line 5: empty line", assertThrows(IllegalArgumentException.class,
+        () -> PrivacyLedger.builder(star).file(file).keepInMemory(10).open()).getMessage());
+    // well formed but not an entry: the opening does not parse it; the verifier does
+    damaged.set(4, lines.get(4).replace("\"kind\":\"update\"", "\"kind\":\"upgrade\""));
+    Files.write(file, damaged);
+    assertEquals(121, PrivacyLedger.builder(star).file(file).keepInMemory(10).open().size());
+    Verification v = new LedgerVerifier(KeyDirectory.open(dir.resolve("keys"))).verify(file);
+    assertFalse(v.ok());
+    assertTrue(v.summary().contains("line 5"), v.summary());
+  }
+
+  /**
    * A star ledger keeping only its last lines still chains client updates to the last aggregate; it
    * refuses a late update whose round's aggregate, or the one before, has left its memory — also one
    * chained to genesis, which the ledger can no longer tell from the truth (the verifier, holding
