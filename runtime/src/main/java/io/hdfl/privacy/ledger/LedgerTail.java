@@ -3,6 +3,7 @@ package io.hdfl.privacy.ledger;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -10,27 +11,46 @@ import java.nio.file.StandardOpenOption;
  * Where the last lines of a ledger file begin, found by one bulk pass over its bytes that checks
  * every line as {@link LedgerReader} does (printable ASCII, not empty, at most {@link
  * LedgerReader#MAX_LINE_BYTES}, ended by a newline, at most {@link LedgerReader#MAX_ENTRIES} lines)
- * without parsing any: a restarted device parses only the lines it keeps in memory ({@link
- * PrivacyLedger.Builder#keepInMemory}), so that a long run's ledger does not take minutes to open.
+ * without parsing any, and notes the first star aggregate: a restarted device parses only its last
+ * lines ({@link PrivacyLedger.Builder#keepInMemory}), so that a long run's ledger opens in seconds.
  *
  * @param lines the lines in the file
- * @param skipped the lines before the last {@code keep}
- * @param keptFrom the byte offset of the first of the last {@code keep} lines (0 if the file has no more)
- * @param before the byte offset of the line just before it, -1 if none
+ * @param skipped the lines before the last {@code window}
+ * @param windowFrom the byte offset of the first of the last {@code window} lines (0 if none skipped)
+ * @param before the byte offset of the line just before it, -1 if none skipped
+ * @param firstAggregate the 0-based number of the first line of kind aggregate, -1 if none
  */
-record LedgerTail(long lines, long skipped, long keptFrom, long before) {
+record LedgerTail(long lines, long skipped, long windowFrom, long before, long firstAggregate) {
+  /** How an aggregate's line reads, as the canonical writer writes it (a string value cannot hold it unescaped). */
+  private static final byte[] AGGREGATE = "\"kind\":\"aggregate\"".getBytes(StandardCharsets.US_ASCII);
+  /** Knuth–Morris–Pratt: the longest proper prefix of AGGREGATE that ends its first i + 1 bytes. */
+  private static final int[] FALLBACK = new int[AGGREGATE.length];
+
+  static {
+    for (int i = 1, k = 0; i < AGGREGATE.length; i++) {
+      while (k > 0 && AGGREGATE[i] != AGGREGATE[k]) {
+        k = FALLBACK[k - 1];
+      }
+      if (AGGREGATE[i] == AGGREGATE[k]) {
+        k++;
+      }
+      FALLBACK[i] = k;
+    }
+  }
 
   /**
-   * Scans {@code file} for its last {@code keep} lines.
+   * Scans {@code file} for its last {@code window} lines.
    *
    * @throws LedgerFormatException naming the first line that breaks a rule, as {@link LedgerReader}
    */
-  static LedgerTail scan(Path file, int keep) throws IOException {
-    long[] starts = new long[keep + 1]; // the start offsets of the last keep + 1 lines, in a ring
+  static LedgerTail scan(Path file, int window) throws IOException {
+    long[] starts = new long[window + 1]; // the start offsets of the last window + 1 lines, in a ring
     long lines = 0;
     long offset = 0;
     long lineStart = 0;
     int length = 0;
+    int matched = 0; // of AGGREGATE, in the current line
+    long firstAggregate = -1;
     ByteBuffer buf = ByteBuffer.allocate(1 << 20);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       for (int read; (read = ch.read(buf.clear())) >= 0; ) {
@@ -45,6 +65,7 @@ record LedgerTail(long lines, long skipped, long keptFrom, long before) {
             lines++;
             lineStart = offset + 1;
             length = 0;
+            matched = 0;
             continue;
           }
           if (length == 0 && lines == LedgerReader.MAX_ENTRIES) {
@@ -59,6 +80,17 @@ record LedgerTail(long lines, long skipped, long keptFrom, long before) {
             throw new LedgerFormatException(lines + 1, "line longer than " + LedgerReader.MAX_LINE_BYTES + " bytes");
           }
           length++;
+          if (firstAggregate < 0) {
+            while (matched > 0 && b != AGGREGATE[matched]) {
+              matched = FALLBACK[matched - 1];
+            }
+            if (b == AGGREGATE[matched]) {
+              matched++;
+            }
+            if (matched == AGGREGATE.length) {
+              firstAggregate = lines;
+            }
+          }
         }
       }
     }
@@ -66,11 +98,11 @@ record LedgerTail(long lines, long skipped, long keptFrom, long before) {
       throw new LedgerFormatException(lines + 1,
           "last line has no newline: the ledger was cut short (torn write or truncated copy)");
     }
-    if (lines <= keep) {
-      return new LedgerTail(lines, 0, 0, -1);
+    if (lines <= window) {
+      return new LedgerTail(lines, 0, 0, -1, firstAggregate);
     }
-    long first = lines - keep; // 0-based index of the first kept line
+    long first = lines - window; // 0-based number of the first line of the window
     return new LedgerTail(lines, first, starts[(int) (first % starts.length)],
-        starts[(int) ((first - 1) % starts.length)]);
+        starts[(int) ((first - 1) % starts.length)], firstAggregate);
   }
 }

@@ -32,13 +32,15 @@ import java.util.Optional;
 public final class PrivacyLedger {
   /** Lines a ledger with a file keeps in memory unless told otherwise. */
   public static final int DEFAULT_KEPT_LINES = 8192;
-  /** Most lines kept in memory for which an opening parses only those (above: the whole file). */
-  private static final int MAX_TAIL_KEPT = 1 << 20;
+  /** Most lines kept in memory for which an opening parses only the last ones (above: the whole file). */
+  private static final int MAX_TAIL_KEPT = 1 << 16;
 
   private final LedgerSettings settings;
   private final Path file;
   private final Clock clock;
   private final int kept;
+  /** Whether opening parses every line of the file, not only the last ones (tests compare the two). */
+  private boolean readEveryLine;
   /** The last {@link #kept} lines (all of them without a file), oldest first. */
   private final java.util.ArrayDeque<LedgerLine> lines = new java.util.ArrayDeque<>();
   private int size;
@@ -78,6 +80,7 @@ public final class PrivacyLedger {
     private Clock clock = Clock.systemUTC();
     private int kept = DEFAULT_KEPT_LINES;
     private java.util.function.Consumer<String> repairLog;
+    private boolean readEveryLine;
 
     private Builder(LedgerSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -115,6 +118,12 @@ public final class PrivacyLedger {
       return this;
     }
 
+    /** Parses every line of the file when opening, as before the twentieth session (tests compare). */
+    Builder readingEveryLine() {
+      this.readEveryLine = true;
+      return this;
+    }
+
     /** Clock for the informational timestamps (default: system UTC). */
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
@@ -136,6 +145,7 @@ public final class PrivacyLedger {
         if (repairLog != null) {
           repairTornLastLine(file, clock, repairLog);
         }
+        ledger.readEveryLine = readEveryLine;
         ledger.load();
       }
       return ledger;
@@ -171,26 +181,29 @@ public final class PrivacyLedger {
 
   /**
    * Reads the file. A ledger keeping its last lines in memory checks the form of every line in one
-   * bulk pass ({@link LedgerTail}) and parses only the lines it keeps, from the hash of the line before
-   * them (what a full read leaves in memory, except that a star ledger counts an aggregate as left
-   * memory as soon as a line has); the chain and signatures of the whole file are {@link
-   * LedgerVerifier}'s to check.
+   * bulk pass ({@link LedgerTail}) and parses only its last 2 × {@link #kept} lines, from the hash of
+   * the line before them: each kept line is then checked against what a read of every line would hold
+   * in memory when it came to it, and the ledger ends as such a read would leave it. The entries and
+   * chain of the older lines, and every signature, are {@link LedgerVerifier}'s to check.
    */
   private void load() throws IOException {
-    LedgerTail tail;
-    try {
-      tail = kept <= MAX_TAIL_KEPT ? LedgerTail.scan(file, kept) : null;
-    } catch (LedgerFormatException ex) {
-      throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
-    }
-    if (tail != null && tail.skipped() > 0) {
-      try (LedgerReader before = LedgerReader.openAt(file, tail.before(), tail.skipped() - 1)) {
-        lastHash = LedgerCodec.hash(before.next());
+    LedgerTail tail = null;
+    if (kept <= MAX_TAIL_KEPT && !readEveryLine) {
+      try {
+        tail = LedgerTail.scan(file, 2 * kept);
+        if (tail.skipped() > 0) {
+          try (LedgerReader before = LedgerReader.openAt(file, tail.before(), tail.skipped() - 1)) {
+            lastHash = LedgerCodec.hash(before.next());
+          }
+        }
+      } catch (LedgerFormatException ex) {
+        throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
       }
       size = Math.toIntExact(tail.skipped());
-      aggregatesDropped = settings.topology() == LedgerEntry.Topology.STAR;
+      // as a read of every line: an aggregate has left memory if one is among the lines before
+      aggregatesDropped = tail.firstAggregate() >= 0 && tail.firstAggregate() < tail.skipped();
     }
-    try (LedgerReader reader = tail != null ? LedgerReader.openAt(file, tail.keptFrom(), tail.skipped())
+    try (LedgerReader reader = tail != null ? LedgerReader.openAt(file, tail.windowFrom(), tail.skipped())
         : LedgerReader.open(file)) {
       String text;
       while ((text = reader.next()) != null) {

@@ -329,19 +329,29 @@ class PrivacyLedgerTest {
     LedgerSettings star = new LedgerSettings("fed", Topology.STAR, Schedule.FEDHDP, p);
     Path file = dir.resolve("long.jsonl");
     sim.writeTo(file, dir.resolve("keys"));
-    // the reference: every line read (a ledger keeping more than 2^20 lines reads the whole file)
-    PrivacyLedger read = PrivacyLedger.builder(star).file(file).keepInMemory(2_000_000).open();
-    for (int keep : new int[] {1, 9, 10, 11, 119, 120, 121}) {
+    // against a read of every line with the same memory, for every cut: what a device then does with
+    // its ledger (chain targets, late updates it would take, aggregates it holds) is the same
+    for (int keep = 1; keep <= 125; keep++) {
+      PrivacyLedger read = PrivacyLedger.builder(star).file(file).keepInMemory(keep).readingEveryLine().open();
       PrivacyLedger tail = PrivacyLedger.builder(star).file(file).keepInMemory(keep).open();
-      assertEquals(120, tail.size(), "keep " + keep);
-      assertEquals(all.subList(Math.max(0, 120 - keep), 120), tail.lines(), "keep " + keep);
-      assertEquals(read.lastHash(), tail.lastHash(), "keep " + keep);
-      assertEquals(read.chainTargetFor(LedgerEntry.Kind.AGGREGATE), tail.chainTargetFor(LedgerEntry.Kind.AGGREGATE));
-      if (keep >= 9) {
-        assertEquals(read.chainTargetFor(LedgerEntry.Kind.UPDATE, 31), tail.chainTargetFor(LedgerEntry.Kind.UPDATE, 31),
-            "keep " + keep + ": round 31 updates chain to round 30's aggregate, kept");
+      String k = "keep " + keep;
+      assertEquals(read.size(), tail.size(), k);
+      assertEquals(read.lines(), tail.lines(), k);
+      assertEquals(read.lastHash(), tail.lastHash(), k);
+      assertEquals(read.firstAggregateKept(), tail.firstAggregateKept(), k);
+      for (int round = 1; round <= 31; round++) {
+        assertEquals(read.chainTargetFor(LedgerEntry.Kind.UPDATE, round), tail.chainTargetFor(LedgerEntry.Kind.UPDATE,
+            round), k + ", round " + round);
+        assertEquals(read.aggregateBefore(round).map(PrivacyLedger.Aggregate::hash), tail.aggregateBefore(round).map(PrivacyLedger.Aggregate::hash),
+            k + ", round " + round);
+      }
+      for (LedgerLine l : all) {
+        if (l.entry().kind() == LedgerEntry.Kind.UPDATE) {
+          assertEquals(read.lateUpdateProblem(l.entry()), tail.lateUpdateProblem(l.entry()), k + ": " + l.entry());
+        }
       }
     }
+    assertEquals(all.subList(110, 120), PrivacyLedger.builder(star).file(file).keepInMemory(10).open().lines());
     // it goes on: the next round's first update chains to the last aggregate
     LedgerSimulation.Result longer = LedgerSimulation.star(p).federation("fed").peers(3).rounds(31).samplesPerPeer(10)
         .late(2, 7).clock(CLOCK).keys(sim.keys()).build();
