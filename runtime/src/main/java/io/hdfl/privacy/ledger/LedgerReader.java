@@ -75,30 +75,52 @@ public final class LedgerReader implements Closeable {
         if (n == 0) {
           return null;
         }
-        throw new LedgerFormatException(lineNumber + 1,
-            "last line has no newline: the ledger was cut short (torn write or truncated copy)");
+        throw unterminated(lineNumber + 1);
       }
       if (b == '\n') {
         break;
       }
-      if (n == 0 && lineNumber == maxEntries) {
-        throw new LedgerFormatException(lineNumber + 1, "more than " + maxEntries + " entries");
-      }
-      if (b < 0x20 || b > 0x7e) {
-        throw new LedgerFormatException(lineNumber + 1, b == '\r'
-            ? "carriage return in line (ledger lines end with \\n only)"
-            : String.format("byte 0x%02x at column %d: ledger lines are printable ASCII", b, n + 1));
-      }
-      if (n == MAX_LINE_BYTES) {
-        throw new LedgerFormatException(lineNumber + 1, "line longer than " + MAX_LINE_BYTES + " bytes");
+      LedgerFormatException bad = byteProblem(b, n + 1, lineNumber + 1, maxEntries);
+      if (bad != null) {
+        throw bad;
       }
       buffer[n++] = (byte) b;
     }
     lineNumber++;
     if (n == 0) {
-      throw new LedgerFormatException(lineNumber, "empty line");
+      throw emptyLine(lineNumber);
     }
     return new String(buffer, 0, n, StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * What is wrong with byte {@code b} (not a newline) at 1-based {@code column} of line {@code line}:
+   * a line beyond {@code maxEntries}, a byte that is not printable ASCII, a line longer than {@link
+   * #MAX_LINE_BYTES}; null if nothing. The rules of every ledger line, also for {@link LedgerTail}.
+   */
+  static LedgerFormatException byteProblem(int b, int column, long line, long maxEntries) {
+    if (column == 1 && line > maxEntries) {
+      return new LedgerFormatException(line, "more than " + maxEntries + " entries");
+    }
+    if (b < 0x20 || b > 0x7e) {
+      return new LedgerFormatException(line, b == '\r' ? "carriage return in line (ledger lines end with \\n only)"
+          : String.format("byte 0x%02x at column %d: ledger lines are printable ASCII", b & 0xFF, column));
+    }
+    if (column > MAX_LINE_BYTES) {
+      return new LedgerFormatException(line, "line longer than " + MAX_LINE_BYTES + " bytes");
+    }
+    return null;
+  }
+
+  /** Line {@code line} is empty. */
+  static LedgerFormatException emptyLine(long line) {
+    return new LedgerFormatException(line, "empty line");
+  }
+
+  /** Line {@code line}, the last, has no newline. */
+  static LedgerFormatException unterminated(long line) {
+    return new LedgerFormatException(line,
+        "last line has no newline: the ledger was cut short (torn write or truncated copy)");
   }
 
   @Override

@@ -59,7 +59,7 @@ record LedgerTail(long lines, long skipped, long windowFrom, long before, long f
           int b = a[i];
           if (b == '\n') {
             if (length == 0) {
-              throw new LedgerFormatException(lines + 1, "empty line");
+              throw LedgerReader.emptyLine(lines + 1);
             }
             starts[(int) (lines % starts.length)] = lineStart;
             lines++;
@@ -68,16 +68,9 @@ record LedgerTail(long lines, long skipped, long windowFrom, long before, long f
             matched = 0;
             continue;
           }
-          if (length == 0 && lines == LedgerReader.MAX_ENTRIES) {
-            throw new LedgerFormatException(lines + 1, "more than " + LedgerReader.MAX_ENTRIES + " entries");
-          }
-          if (b < 0x20 || b > 0x7e) {
-            throw new LedgerFormatException(lines + 1, b == '\r'
-                ? "carriage return in line (ledger lines end with \\n only)"
-                : String.format("byte 0x%02x at column %d: ledger lines are printable ASCII", b & 0xFF, length + 1));
-          }
-          if (length == LedgerReader.MAX_LINE_BYTES) {
-            throw new LedgerFormatException(lines + 1, "line longer than " + LedgerReader.MAX_LINE_BYTES + " bytes");
+          LedgerFormatException bad = LedgerReader.byteProblem(b, length + 1, lines + 1, LedgerReader.MAX_ENTRIES);
+          if (bad != null) {
+            throw bad;
           }
           length++;
           if (firstAggregate < 0) {
@@ -95,8 +88,7 @@ record LedgerTail(long lines, long skipped, long windowFrom, long before, long f
       }
     }
     if (length > 0) {
-      throw new LedgerFormatException(lines + 1,
-          "last line has no newline: the ledger was cut short (torn write or truncated copy)");
+      throw LedgerReader.unterminated(lines + 1);
     }
     if (lines <= window) {
       return new LedgerTail(lines, 0, 0, -1, firstAggregate);
