@@ -200,19 +200,7 @@ class CrashRecoveryTest {
   void aLiveRingPeerRestartedRecordsThatItBundledItsNewWindows() throws Exception {
     try (Broker broker = new Broker(dir)) {
       DeviceFleet fleet = new DeviceFleet(Files.createDirectories(dir.resolve("live")), "live-ring");
-      for (int m = 1; m <= 2; m++) {
-        PeerCommandTest.CliRunHelper.record(dir.resolve("live/press-0" + m + ".hdsg"), m);
-        fleet.device("p" + m, "ring", broker.uri(), "ring.order = p1, p2", "rounds = 3", "data.source = replay",
-            "replay.file = press-0" + m + ".hdsg", "per-round = 40", "window.warmup = 300");
-      }
-      fleet.enrol();
-      Map<String, DeviceFleet.Device> run = fleet.runProcesses(List.of(new DeviceFleet.Crash("p2", "ring.delivered:4")),
-          List.of(), Duration.ofSeconds(150));
-      assertTrue(run.get("p2").reached.contains("ring.delivered:4"), run.get("p2").reached.toString());
-      Path ledger = fleet.stateDir("p1").resolve("ledger.jsonl");
-      Verification v = new LedgerVerifier(KeyDirectory.open(fleet.auditKeys())).verify(ledger);
-      assertTrue(v.ok(), v.summary());
-      List<LedgerEntry> entries = Files.readAllLines(ledger).stream().map(LedgerCodec::parse).toList();
+      List<LedgerEntry> entries = replayingRingHaltingP2AfterRound2(fleet, broker, 20);
       LedgerEntry afterRestart = entries.get(5); // p2's round-3 step
       assertEquals("p2", afterRestart.peer());
       assertEquals(6, afterRestart.step());
@@ -237,29 +225,39 @@ class CrashRecoveryTest {
   void aRingPeerWhoseRecordingIsUsedUpGoesOnWithoutDataAfterARestart() throws Exception {
     try (Broker broker = new Broker(dir)) {
       DeviceFleet fleet = new DeviceFleet(Files.createDirectories(dir.resolve("short")), "short-ring");
-      for (int m = 1; m <= 2; m++) {
-        PeerCommandTest.CliRunHelper.record(dir.resolve("short/press-0" + m + ".hdsg"), m, m == 2 ? 1 : 20);
-        fleet.device("p" + m, "ring", broker.uri(), "ring.order = p1, p2", "rounds = 3", "data.source = replay",
-            "replay.file = press-0" + m + ".hdsg", "per-round = 40", "window.warmup = 300");
-      }
-      fleet.enrol();
-      Map<String, DeviceFleet.Device> run = fleet.runProcesses(List.of(new DeviceFleet.Crash("p2", "ring.delivered:4")),
-          List.of(), Duration.ofSeconds(150));
-      assertTrue(run.get("p2").reached.contains("ring.delivered:4"), run.get("p2").reached.toString());
+      List<LedgerEntry> entries = replayingRingHaltingP2AfterRound2(fleet, broker, 1);
       String restart = Files.readString(fleet.dir().resolve("p2-2.log"));
       assertTrue(skipped(fleet, "p2", 2) == 500, "the whole recording (1 s at 500 Hz) was read before the restart");
       assertTrue(restart.contains("has nothing left to learn: this peer takes its turns with no data of its own"),
           restart);
-      Path ledger = fleet.stateDir("p1").resolve("ledger.jsonl");
-      Verification v = new LedgerVerifier(KeyDirectory.open(fleet.auditKeys())).verify(ledger);
-      assertTrue(v.ok(), v.summary());
-      List<LedgerEntry> entries = Files.readAllLines(ledger).stream().map(LedgerCodec::parse).toList();
       assertEquals(6, entries.size());
       LedgerEntry afterRestart = entries.get(5);
       assertEquals("p2", afterRestart.peer());
       assertEquals(0, afterRestart.samplesNew(), "nothing of the recording learned again");
       assertTrue(Files.exists(fleet.stateDir("p2").resolve("final-model.hdfl")));
     }
+  }
+
+  /**
+   * Two presses p1, p2 replaying recorded sessions (p1's of 20 s, p2's of {@code p2Seconds}) in a ring
+   * of 3 rounds; p2 halts once its round-2 step (step 4) is delivered and is started again. Returns
+   * p1's ledger entries, once the ledger verifies.
+   */
+  private List<LedgerEntry> replayingRingHaltingP2AfterRound2(DeviceFleet fleet, Broker broker, int p2Seconds)
+      throws Exception {
+    for (int m = 1; m <= 2; m++) {
+      PeerCommandTest.CliRunHelper.record(fleet.dir().resolve("press-0" + m + ".hdsg"), m, m == 2 ? p2Seconds : 20);
+      fleet.device("p" + m, "ring", broker.uri(), "ring.order = p1, p2", "rounds = 3", "data.source = replay",
+          "replay.file = press-0" + m + ".hdsg", "per-round = 40", "window.warmup = 300");
+    }
+    fleet.enrol();
+    Map<String, DeviceFleet.Device> run = fleet.runProcesses(List.of(new DeviceFleet.Crash("p2", "ring.delivered:4")),
+        List.of(), Duration.ofSeconds(150));
+    assertTrue(run.get("p2").reached.contains("ring.delivered:4"), run.get("p2").reached.toString());
+    Path ledger = fleet.stateDir("p1").resolve("ledger.jsonl");
+    Verification v = new LedgerVerifier(KeyDirectory.open(fleet.auditKeys())).verify(ledger);
+    assertTrue(v.ok(), v.summary());
+    return Files.readAllLines(ledger).stream().map(LedgerCodec::parse).toList();
   }
 
   /** The samples a device's {@code launch}th process skipped in its replayed source (its log line). */
