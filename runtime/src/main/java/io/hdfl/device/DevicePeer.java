@@ -152,220 +152,224 @@ public final class DevicePeer {
     CompletableFuture<EncodedSet> encoding = null;
     List<String> classNames = null;
     LiveData live = null;
-    if (cfg.signal() != null) {
-      PeerConfig[] bound = {cfg};
-      live = LiveData.open(cfg.signal(), cfg.settings().seed(), cfg.classes(), cfg.stateDir(), cfg.broker(),
-          cfg.peerId() + "-ingest", features -> {
-        bound[0] = bound[0].withFeatures(features);
-        return new Encoder(bound[0].settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
-      }, log);
-      cfg = bound[0];
-    } else if (!cfg.role().equals("aggregator")) {
-      LoadOptions opts = cfg.labelColumn() == null ? LoadOptions.defaults()
-          : LoadOptions.builder().labelColumn(cfg.labelColumn()).build();
-      Dataset d = Datasets.load(cfg.trainData(), opts);
-      if (d.numClasses() > cfg.classes()) {
-        throw new IllegalArgumentException(cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
-            + " but 'classes' is " + cfg.classes());
-      }
-      cfg = cfg.withFeatures(d.featureCount());
-      log.accept("data: " + d.size() + " samples x " + d.featureCount() + " features from " + cfg.trainData());
-      encoding = encodeMeanwhile(cfg, d, log);
-      classNames = d.classNames().size() == cfg.classes() ? d.classNames() : null;
-    } else if (config.settings().encoder().features() <= 1) {
-      throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
-    }
-    FederationSettings s = cfg.settings();
-    HopCipher hops = hops(cfg, keys, log);
-    Topics topics = new Topics(s.federation());
-    StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
-        expectations(s));
-    boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
-    if (!resuming) {
-      // a star client's record of what it sent belongs to one run, as a ledger does
-      resumeOrStartOver(checkpoints, cfg.stateDir().resolve(ReleaseLog.FILE_NAME));
-    }
-    long noisePosition = resuming ? checkpoints.noisePosition() : 0;
-    if (live != null) {
-      // a replayed recording or the synthetic machine gives the same samples again: a restart skips
-      // those read up to the last commit, and each commit records how far it has read
-      live.continueRun(checkpoints, resuming, log);
-      if (cfg.role().equals("ring")) {
-        data = ringWindows(cfg, live, resuming, log);
-      }
-    }
-    // read before connecting, so that a damaged file stops the start at once
-    Optional<String> previousFinal = checkpoints.previousFinal();
-    io.hdfl.sensors.energy.DeviceProfile profile = profile(cfg); // a bad energy.profile stops the start here
-    io.hdfl.sensors.energy.DeviceProfile radio = cfg.radioMeasured() ? null : profile;
-    DetectedMeter meter = energyMeter(cfg, profile); // before connecting: a configured INA219 that is absent stops the start
-    Transport transport;
+    // from here on a stop closes the live source (a replayed file, an ingest connection, the Pi4J context)
     try {
-      transport = connect(cfg, topics);
-    } catch (Exception | Error e) {
-      meter.meter().close();
-      throw e;
-    }
-    log.accept(meter.reason());
-    List<AutoCloseable> running = new ArrayList<>();
-    boolean offline = false;
-    try {
-      NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
-          : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
-      PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
-          new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())),
-          new FrameChannel(transport, s.maxPacketBytes()), hops);
-      CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
-      var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
-      ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
-        try {
-          String digest = Sha256.hex(payload);
-          if (previousFinal.equals(Optional.of(digest))) {
-            log.accept("ignored the finished run's final model, which the broker still retains on " + topic
-                + ": this is a new run");
-            return;
-          }
-          ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
-          if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
-            log.accept("rejected a final model: it is a " + env.kind() + " envelope");
-          } else if (ctx.acceptBroadcast(env, "a final model")) {
-            RingPeer ring = ringOf.get();
-            if (ring != null) {
-              ring.finalSeen(env); // before this device stops: a hand-off it gives up then publishes no final
-            }
-            fin.complete(new FinalFrame(env, digest));
-          }
-        } catch (EnvelopeException e) {
-          log.accept("rejected a final model: " + e.getMessage());
+      if (cfg.signal() != null) {
+        PeerConfig[] bound = {cfg};
+        live = LiveData.open(cfg.signal(), cfg.settings().seed(), cfg.classes(), cfg.stateDir(), cfg.broker(),
+            cfg.peerId() + "-ingest", features -> {
+          bound[0] = bound[0].withFeatures(features);
+          return new Encoder(bound[0].settings().encoder(), kernels, Runtime.getRuntime().availableProcessors());
+        }, log);
+        cfg = bound[0];
+      } else if (!cfg.role().equals("aggregator")) {
+        LoadOptions opts = cfg.labelColumn() == null ? LoadOptions.defaults()
+            : LoadOptions.builder().labelColumn(cfg.labelColumn()).build();
+        Dataset d = Datasets.load(cfg.trainData(), opts);
+        if (d.numClasses() > cfg.classes()) {
+          throw new IllegalArgumentException(cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
+              + " but 'classes' is " + cfg.classes());
         }
-      });
-      // Announcements: who is online (the first ring peer waits for all), and who came back after a
-      // restart (a model or update in flight to it is sent again at once)
-      PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
-      CompletableFuture<Void> failure;
-      ReleaseLog releaseLog = null;
-      switch (cfg.role()) {
-        case "ring": {
-          PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log)
-              .open();
-          RingPeer peer = (encoding != null ? RingPeer.preparing(ctx, cfg.ringOrder(), encoding, archive)
-              : new RingPeer(ctx, cfg.ringOrder(), data, archive)).journaling(checkpoints);
-          if (live != null) {
-            // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
-            long perTurn = cfg.settings().perRound();
-            WindowCollector collector = new WindowCollector(live.stream(), (int) Math.max(1, Math.min(perTurn, 10)),
-                (int) Math.min(Integer.MAX_VALUE / 4, perTurn), cfg.peerId(), live.repeatable().isPresent());
-            running.add(collector);
-            peer.learningFrom(collector);
-          }
-          running.add(peer);
-          ringOf.set(peer);
-          boolean resumed = false;
-          if (resuming) {
-            Optional<RingCheckpoint> last = checkpoints.ring();
-            List<ModelEnvelope> received = checkpoints.received();
-            log.accept("resuming from " + checkpoints.dir() + ": " + last.map(c -> "step " + c.lastStep()
-                + (c.delivered() ? " delivered" : " not yet delivered: handing it on again")).orElse("no step of its own")
-                + (received.isEmpty() ? "" : ", " + received.size() + " received model(s) to train on") + "; ledger "
-                + archive.size() + " entries");
-            peer.resume(last.orElse(null), received);
-            resumed = last.isPresent() || !received.isEmpty();
-          }
-          peer.start();
-          peers.onOnline(peer::peerOnline);
-          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
-          if (cfg.ringOrder().get(0).equals(cfg.peerId()) && !resumed) {
-            peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout());
-            log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
-            peer.kickOff();
-          }
-          failure = peer.failure();
-          break;
-        }
-        case "star-client": {
-          StarClient client = (live != null ? new StarClient(ctx, live.stream()) : encoding != null
-              ? StarClient.preparing(ctx, encoding) : new StarClient(ctx, data))
-              .checkpointing(checkpoints.clientCommits())
-              .recordingReleases(releaseLog = ReleaseLog.open(cfg.stateDir().resolve(ReleaseLog.FILE_NAME)));
-          running.add(client);
-          if (resuming) {
-            Optional<ClientCheckpoint> last = checkpoints.client();
-            if (last.isPresent()) {
-              log.accept("resuming from " + checkpoints.dir() + ": round " + last.get().round()
-                  + " answered; publishing that update again");
-              client.resume(last.get());
-            }
-          }
-          client.start();
-          peers.onOnline(client::peerOnline);
-          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
-          failure = client.failure();
-          break;
-        }
-        default: {
-          StarAggregator agg = new StarAggregator(ctx, cfg.starClients(), cfg.classes(),
-              PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log).open())
-              .checkpointing(checkpoints.aggregatorCommits());
-          running.add(agg);
-          if (resuming) {
-            Optional<AggregatorCheckpoint> last = checkpoints.aggregator();
-            if (last.isPresent()) {
-              log.accept("resuming from " + checkpoints.dir() + ": round " + (last.get().round() - 1)
-                  + " aggregated; publishing its model again");
-              agg.resume(last.get());
-            }
-          }
-          agg.start();
-          // clients re-send the updates of the round in progress
-          PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
-          failure = agg.failure();
+        cfg = cfg.withFeatures(d.featureCount());
+        log.accept("data: " + d.size() + " samples x " + d.featureCount() + " features from " + cfg.trainData());
+        encoding = encodeMeanwhile(cfg, d, log);
+        classNames = d.classNames().size() == cfg.classes() ? d.classNames() : null;
+      } else if (config.settings().encoder().features() <= 1) {
+        throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
+      }
+      FederationSettings s = cfg.settings();
+      HopCipher hops = hops(cfg, keys, log);
+      Topics topics = new Topics(s.federation());
+      StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
+          expectations(s));
+      boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
+      if (!resuming) {
+        // a star client's record of what it sent belongs to one run, as a ledger does
+        resumeOrStartOver(checkpoints, cfg.stateDir().resolve(ReleaseLog.FILE_NAME));
+      }
+      long noisePosition = resuming ? checkpoints.noisePosition() : 0;
+      if (live != null) {
+        // a replayed recording or the synthetic machine gives the same samples again: a restart skips
+        // those read up to the last commit, and each commit records how far it has read
+        live.continueRun(checkpoints, resuming, log);
+        if (cfg.role().equals("ring")) {
+          data = ringWindows(cfg, live, resuming, log);
         }
       }
-      log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
-      FinalFrame finalFrame;
-      ModelEnvelope env;
+      // read before connecting, so that a damaged file stops the start at once
+      Optional<String> previousFinal = checkpoints.previousFinal();
+      io.hdfl.sensors.energy.DeviceProfile profile = profile(cfg); // a bad energy.profile stops the start here
+      io.hdfl.sensors.energy.DeviceProfile radio = cfg.radioMeasured() ? null : profile;
+      DetectedMeter meter = energyMeter(cfg, profile); // before connecting: a configured INA219 that is absent stops the start
+      Transport transport;
       try {
-        CompletableFuture<?> dataFailure = encoding == null ? new CompletableFuture<>()
-            : encoding.thenCompose(d -> new CompletableFuture<Void>()); // fails only if encoding fails
-        CompletableFuture.anyOf(fin, failure, dataFailure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        finalFrame = fin.getNow(null);
-        env = finalFrame.envelope();
-      } catch (java.util.concurrent.TimeoutException e) {
-        throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
-            + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
-      } catch (java.util.concurrent.ExecutionException e) {
-        throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
+        transport = connect(cfg, topics);
+      } catch (Exception | Error e) {
+        meter.meter().close();
+        throw e;
       }
-      RingPeer ringPeer = ringOf.get();
-      if (ringPeer != null) {
-        ringPeer.archiveFinal(env); // the entries after this peer's last turn
-        io.hdfl.federation.CrashPoints.reached("device.final-archived", env.step());
-      }
-      ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
-      List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
-      Path modelFile = cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME);
-      ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
-      checkpoints.finish(env.round(), finalFrame.sha256());
-      keys.publish(cfg.stateDir().resolve("keys"));
-      announceOffline(transport, topics, cfg);
-      offline = true;
-      return new Outcome(modelFile, ledgerFile,
-          releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
-    } finally {
-      if (!offline) {
-        // a device that stops on an error closes its connection cleanly, so the broker drops its last
-        // will: without this its retained word stayed "online", and a ring's first peer would count it
-        try {
-          announceOffline(transport, topics, cfg);
-        } catch (io.hdfl.transport.TransportException | RuntimeException e) {
-          log.accept("could not announce itself offline: " + e.getMessage());
+      log.accept(meter.reason());
+      List<AutoCloseable> running = new ArrayList<>();
+      boolean offline = false;
+      try {
+        NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
+            : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
+        PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
+            new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())),
+            new FrameChannel(transport, s.maxPacketBytes()), hops);
+        CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
+        var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
+        ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
+          try {
+            String digest = Sha256.hex(payload);
+            if (previousFinal.equals(Optional.of(digest))) {
+              log.accept("ignored the finished run's final model, which the broker still retains on " + topic
+                  + ": this is a new run");
+              return;
+            }
+            ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
+            if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
+              log.accept("rejected a final model: it is a " + env.kind() + " envelope");
+            } else if (ctx.acceptBroadcast(env, "a final model")) {
+              RingPeer ring = ringOf.get();
+              if (ring != null) {
+                ring.finalSeen(env); // before this device stops: a hand-off it gives up then publishes no final
+              }
+              fin.complete(new FinalFrame(env, digest));
+            }
+          } catch (EnvelopeException e) {
+            log.accept("rejected a final model: " + e.getMessage());
+          }
+        });
+        // Announcements: who is online (the first ring peer waits for all), and who came back after a
+        // restart (a model or update in flight to it is sent again at once)
+        PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
+        CompletableFuture<Void> failure;
+        ReleaseLog releaseLog = null;
+        switch (cfg.role()) {
+          case "ring": {
+            PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log)
+                .open();
+            RingPeer peer = (encoding != null ? RingPeer.preparing(ctx, cfg.ringOrder(), encoding, archive)
+                : new RingPeer(ctx, cfg.ringOrder(), data, archive)).journaling(checkpoints);
+            if (live != null) {
+              // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
+              long perTurn = cfg.settings().perRound();
+              WindowCollector collector = new WindowCollector(live.stream(), (int) Math.max(1, Math.min(perTurn, 10)),
+                  (int) Math.min(Integer.MAX_VALUE / 4, perTurn), cfg.peerId(), live.repeatable().isPresent());
+              running.add(collector);
+              peer.learningFrom(collector);
+            }
+            running.add(peer);
+            ringOf.set(peer);
+            boolean resumed = false;
+            if (resuming) {
+              Optional<RingCheckpoint> last = checkpoints.ring();
+              List<ModelEnvelope> received = checkpoints.received();
+              log.accept("resuming from " + checkpoints.dir() + ": " + last.map(c -> "step " + c.lastStep()
+                  + (c.delivered() ? " delivered" : " not yet delivered: handing it on again")).orElse("no step of its own")
+                  + (received.isEmpty() ? "" : ", " + received.size() + " received model(s) to train on") + "; ledger "
+                  + archive.size() + " entries");
+              peer.resume(last.orElse(null), received);
+              resumed = last.isPresent() || !received.isEmpty();
+            }
+            peer.start();
+            peers.onOnline(peer::peerOnline);
+            PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
+            if (cfg.ringOrder().get(0).equals(cfg.peerId()) && !resumed) {
+              peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout());
+              log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
+              peer.kickOff();
+            }
+            failure = peer.failure();
+            break;
+          }
+          case "star-client": {
+            StarClient client = (live != null ? new StarClient(ctx, live.stream()) : encoding != null
+                ? StarClient.preparing(ctx, encoding) : new StarClient(ctx, data))
+                .checkpointing(checkpoints.clientCommits())
+                .recordingReleases(releaseLog = ReleaseLog.open(cfg.stateDir().resolve(ReleaseLog.FILE_NAME)));
+            running.add(client);
+            if (resuming) {
+              Optional<ClientCheckpoint> last = checkpoints.client();
+              if (last.isPresent()) {
+                log.accept("resuming from " + checkpoints.dir() + ": round " + last.get().round()
+                    + " answered; publishing that update again");
+                client.resume(last.get());
+              }
+            }
+            client.start();
+            peers.onOnline(client::peerOnline);
+            PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
+            failure = client.failure();
+            break;
+          }
+          default: {
+            StarAggregator agg = new StarAggregator(ctx, cfg.starClients(), cfg.classes(),
+                PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log).open())
+                .checkpointing(checkpoints.aggregatorCommits());
+            running.add(agg);
+            if (resuming) {
+              Optional<AggregatorCheckpoint> last = checkpoints.aggregator();
+              if (last.isPresent()) {
+                log.accept("resuming from " + checkpoints.dir() + ": round " + (last.get().round() - 1)
+                    + " aggregated; publishing its model again");
+                agg.resume(last.get());
+              }
+            }
+            agg.start();
+            // clients re-send the updates of the round in progress
+            PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
+            failure = agg.failure();
+          }
         }
+        log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
+        FinalFrame finalFrame;
+        ModelEnvelope env;
+        try {
+          CompletableFuture<?> dataFailure = encoding == null ? new CompletableFuture<>()
+              : encoding.thenCompose(d -> new CompletableFuture<Void>()); // fails only if encoding fails
+          CompletableFuture.anyOf(fin, failure, dataFailure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
+          finalFrame = fin.getNow(null);
+          env = finalFrame.envelope();
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
+              + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
+        }
+        RingPeer ringPeer = ringOf.get();
+        if (ringPeer != null) {
+          ringPeer.archiveFinal(env); // the entries after this peer's last turn
+          io.hdfl.federation.CrashPoints.reached("device.final-archived", env.step());
+        }
+        ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
+        List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
+        Path modelFile = cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME);
+        ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
+        checkpoints.finish(env.round(), finalFrame.sha256());
+        keys.publish(cfg.stateDir().resolve("keys"));
+        announceOffline(transport, topics, cfg);
+        offline = true;
+        return new Outcome(modelFile, ledgerFile,
+            releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
+      } finally {
+        if (!offline) {
+          // a device that stops on an error closes its connection cleanly, so the broker drops its last
+          // will: without this its retained word stayed "online", and a ring's first peer would count it
+          try {
+            announceOffline(transport, topics, cfg);
+          } catch (io.hdfl.transport.TransportException | RuntimeException e) {
+            log.accept("could not announce itself offline: " + e.getMessage());
+          }
+        }
+        for (int i = running.size() - 1; i >= 0; i--) {
+          running.get(i).close();
+        }
+        transport.close();
+        meter.meter().close();
       }
-      for (int i = running.size() - 1; i >= 0; i--) {
-        running.get(i).close();
-      }
-      transport.close();
-      meter.meter().close();
+    } finally {
       if (live != null) {
         live.close();
       }

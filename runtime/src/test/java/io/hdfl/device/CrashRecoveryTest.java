@@ -443,4 +443,43 @@ class CrashRecoveryTest {
         + " no checkpoint of a run in progress or finished"), r[1]);
     assertEquals("{}\n", Files.readString(releases));
   }
+
+  /**
+   * A start that stops after the device opened its live source (here: a ledger without a checkpoint,
+   * found after the replayed recording is open) closes the source: a device restarted in-process, or a
+   * supervisor that retries without exiting, held the file (or an ingest connection) until the JVM ended.
+   */
+  @Test
+  void aStartThatStopsAfterOpeningItsLiveSourceClosesIt() throws Exception {
+    DeviceFleet f = new DeviceFleet(dir, "orphan-live");
+    Path recording = f.dir().resolve("press-01.hdsg");
+    PeerCommandTest.CliRunHelper.record(recording, 1, 2);
+    Path cfg = f.device("p1", "ring", "tcp://127.0.0.1:1", "ring.order = p1, p2", "encryption = none",
+        "data.source = replay", "replay.file = press-01.hdsg", "per-round = 40", "window.warmup = 300");
+    Files.writeString(Files.createDirectories(f.stateDir("p1")).resolve("ledger.jsonl"), "{}\n");
+    for (int attempt = 0; attempt < 3; attempt++) {
+      String[] r = peer(cfg);
+      assertEquals("2", r[0], r[1]);
+      assertTrue(r[1].contains("holds a ledger but"), r[1]);
+      assertEquals(List.of(), openDescriptorsOf(recording), "the recording is closed after the failed start");
+    }
+  }
+
+  /** This process's open file descriptors that refer to {@code file} (Linux's /proc/self/fd). */
+  private static List<Path> openDescriptorsOf(Path file) throws IOException {
+    Path target = file.toRealPath();
+    List<Path> open = new ArrayList<>();
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      for (Path fd : (Iterable<Path>) fds::iterator) {
+        try {
+          if (Files.readSymbolicLink(fd).equals(target)) {
+            open.add(fd);
+          }
+        } catch (IOException e) {
+          // the descriptor closed (or was the listing's own) while we looked
+        }
+      }
+    }
+    return open;
+  }
 }
