@@ -258,7 +258,7 @@ public final class DevicePeer {
               WindowCollector collector = new WindowCollector(live.stream(), (int) Math.max(1, Math.min(perTurn, 10)),
                   (int) Math.min(Integer.MAX_VALUE / 4, perTurn), cfg.peerId(), live.repeatable().isPresent());
               running.add(collector);
-              peer.learningFrom(collector);
+              peer.learningFrom(collector, cfg.signal().keptWindows());
             }
             running.add(peer);
             ringOf.set(peer);

@@ -82,7 +82,7 @@ public record PeerConfig(
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
       "broker.max-packet", "encryption", "roster.dir", "roster.federation.key", "roster.signed", "data.source", "synthetic.machine", "window.size",
-      "window.stride", "window.warmup", "energy.meter", "energy.ina219.bus", "energy.ina219.address",
+      "window.stride", "window.warmup", "window.keep", "energy.meter", "energy.ina219.bus", "energy.ina219.address",
       "energy.ina219.shunt-ohms", "energy.ina219.max-amps", "energy.radio");
 
   /** Reads and validates a configuration file. */
@@ -248,12 +248,37 @@ public record PeerConfig(
     }
   }
 
+  /**
+   * {@code window.keep}: how many of its latest live windows a ring peer retrains on (at least the
+   * {@code per-round} it collects between two turns). A star client learns {@code per-round} new windows
+   * each round and keeps none, so the key is refused there, as with stored data.
+   */
+  private static int keptWindows(Keys k, Properties p, String role) {
+    if (p.getProperty("window.keep") == null) {
+      return SignalConfig.DEFAULT_KEPT_WINDOWS;
+    }
+    if (!role.equals("ring")) {
+      throw k.bad("window.keep", "applies to a ring peer (a " + role + " keeps no windows between rounds)");
+    }
+    int keep = k.integer("window.keep", SignalConfig.DEFAULT_KEPT_WINDOWS);
+    int perRound = k.integer("per-round", 100);
+    if (keep < perRound) {
+      throw k.bad("window.keep", "must be at least per-round (" + perRound + "): the windows of one turn are all"
+          + " retrained on, got " + keep);
+    }
+    return keep;
+  }
+
   /** {@code data.source} and its keys: null for {@code file} (the default). */
   private static SignalConfig signal(Keys k, Properties p, String role, Path base) {
     String source = k.text("data.source", "file");
     boolean hasSignalKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("signal."));
     boolean hasIngestKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("ingest."));
     if (source.equals("file")) {
+      if (p.getProperty("window.keep") != null) {
+        throw k.bad("window.keep", "applies to a ring peer learning from a live source (data.source); stored data"
+            + " are all kept");
+      }
       if (hasSignalKeys || hasIngestKeys) {
         throw k.bad("data.source", "is file (the default), so the " + (hasSignalKeys ? "signal" : "ingest")
             + ".* keys would be ignored: set it to " + (hasSignalKeys ? "hardware" : "mqtt-json or sparkplug"));
@@ -264,6 +289,7 @@ public record PeerConfig(
       throw k.bad("data.source", "does not apply to an aggregator (it has no local data)");
     }
     int size = k.integer("window.size", 10);
+    int keep = keptWindows(k, p, role);
     boolean mqtt = source.equals(SignalConfig.MQTT_JSON) || source.equals(SignalConfig.SPARKPLUG);
     String prefix = mqtt ? "ingest." : source.equals(SignalConfig.REPLAY) ? "replay." : "signal.";
     Properties sourceKeys = new Properties();
@@ -307,7 +333,7 @@ public record PeerConfig(
         throw new IllegalArgumentException("ingest.* keys describe MQTT ingest; data.source is " + source);
       }
       return new SignalConfig(source, k.integer("synthetic.machine", 0), size, k.integer("window.stride", size),
-          k.integer("window.warmup", 2000), sourceKeys);
+          k.integer("window.warmup", 2000), sourceKeys, keep);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(k.file() + ": " + e.getMessage());
     }

@@ -62,6 +62,8 @@ public final class RingPeer implements AutoCloseable {
   private CompletableFuture<EncodedSet> pendingData;
   /** Live windows that arrived since this peer's previous turn (null: a fixed data set). */
   private java.util.function.Supplier<EncodedSet> arrivals;
+  /** The most live windows this peer retrains on (its latest); see {@link #learningFrom}. */
+  private int keptWindows = Integer.MAX_VALUE;
   private final LocalUpdate update;
   private final Topics topics;
   private final SerialWorker worker;
@@ -175,11 +177,17 @@ public final class RingPeer implements AutoCloseable {
 
   /**
    * Lets this peer learn from live windows between its turns: at each turn after the first it bundles
-   * what {@code arrivals} returns (null or empty: nothing new) and retrains on everything it has.
+   * what {@code arrivals} returns (null or empty: nothing new) and retrains on the {@code keep} latest
+   * windows it has, always including those it bundles then. Older windows stay in the model (bundled
+   * and retrained on in earlier rounds) but are let go, so a long run's memory and turn time stay bounded.
    * Returns this peer.
    */
-  public RingPeer learningFrom(java.util.function.Supplier<EncodedSet> arrivals) {
+  public RingPeer learningFrom(java.util.function.Supplier<EncodedSet> arrivals, int keep) {
+    if (keep < 1) {
+      throw new IllegalArgumentException("a live ring peer keeps at least 1 window to retrain on, got " + keep);
+    }
     this.arrivals = arrivals;
+    this.keptWindows = keep;
     return this;
   }
 
@@ -415,7 +423,10 @@ public final class RingPeer implements AutoCloseable {
     EncodedSet fresh = round > 1 && arrivals != null ? arrivals.get() : null;
     EncodedSet all = data;
     if (fresh != null && fresh.size() > 0) {
-      all = data.concat(fresh); // learned once by bundling, then retrained on with the rest
+      // learned once by bundling, then retrained on with the latest of the rest; windows never bundled
+      // (a peer that has not taken a turn yet) are all kept
+      EncodedSet kept = bundled ? data.latest(Math.max(0, keptWindows - fresh.size())) : data;
+      all = kept.concat(fresh);
     } else {
       fresh = null;
     }

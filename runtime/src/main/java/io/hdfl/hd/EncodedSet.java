@@ -182,6 +182,23 @@ public final class EncodedSet {
     return withRows(all, size + more.size, l);
   }
 
+  /**
+   * The last {@code n} rows, copied, in this set's form and scale; this set itself when it has no more
+   * than {@code n}.
+   */
+  public EncodedSet latest(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("cannot keep " + n + " rows");
+    }
+    if (n >= size) {
+      return this;
+    }
+    int from = size - n;
+    Object rows = newStorage(n);
+    System.arraycopy(storage(), from * dim, rows, 0, n * dim);
+    return withRows(rows, n, java.util.Arrays.copyOfRange(labels, from, size));
+  }
+
   /** The rows at {@code indices}, copied, in this set's form. */
   public EncodedSet subset(int[] indices) {
     int[] l = new int[indices.length];

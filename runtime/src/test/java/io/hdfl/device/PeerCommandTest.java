@@ -453,7 +453,7 @@ class PeerCommandTest {
       String order = "ring.order = press-01, press-02\ndata.source = replay\nper-round = 40\nwindow.warmup = 300\n"
           + "replay.file = press-0";
       List<Path> configs = List.of(config("press-01", "ring", broker.uri(), order + "1.hdsg"),
-          config("press-02", "ring", broker.uri(), order + "2.hdsg"));
+          config("press-02", "ring", broker.uri(), "window.keep = 60\n" + order + "2.hdsg"));
       enrol(configs);
       for (String[] r : runAllOk(configs)) {
         assertTrue(r[2].contains("40 live windows collected for the ring"), r[2]);
@@ -463,15 +463,15 @@ class PeerCommandTest {
     HdModel b = ModelFile.read(dir.resolve("state/press-02/final-model.hdfl"));
     assertArrayEquals(a.prototypes().toArray(), b.prototypes().toArray());
     assertEquals(900, a.encoder().features(), "90 channels x windows of 10");
-    // between turns each peer kept collecting windows: later turns count more samples than the first shard
-    long maxNew = 0;
+    // between turns each peer kept collecting windows: later turns count more samples than the first shard;
+    // press-02 retrains on its latest 60 windows only (window.keep), press-01 on its 5000 latest
+    java.util.Map<String, Long> maxNew = new java.util.HashMap<>();
     for (String line : Files.readAllLines(dir.resolve("state/press-02/ledger.jsonl"))) {
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"samples_new\":(\\d+)").matcher(line);
-      if (m.find()) {
-        maxNew = Math.max(maxNew, Long.parseLong(m.group(1)));
-      }
+      io.hdfl.privacy.ledger.LedgerEntry e = io.hdfl.privacy.ledger.LedgerCodec.parse(line);
+      maxNew.merge(e.peer(), e.samplesNew(), Math::max);
     }
-    assertTrue(maxNew > 40, "samples_new reached " + maxNew);
+    assertTrue(maxNew.get("press-01") > 60, "press-01's samples_new reached " + maxNew);
+    assertTrue(maxNew.get("press-02") > 40 && maxNew.get("press-02") <= 60, "press-02's samples_new reached " + maxNew);
     assertTrue(Files.readString(dir.resolve("state/press-02/ledger.jsonl")).contains("\"samples_bundled\":"),
         "the windows bundled after round 1 are recorded as such");
     Verification v = verifiedLedger("press-02", List.of("press-01", "press-02"));

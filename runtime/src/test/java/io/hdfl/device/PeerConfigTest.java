@@ -202,6 +202,27 @@ class PeerConfigTest {
   }
 
   /** Writes {@code config} to {@code f} and returns why {@link PeerConfig#read} refuses it. */
+  /**
+   * A live ring peer retrains on its latest window.keep windows (5000 unless set), at least per-round;
+   * the key is refused where no windows are kept between rounds (a star client, stored data).
+   */
+  @Test
+  void windowKeepBoundsALiveRingPeersWindowsAndIsRefusedWhereNothingIsKept() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String live = A_RING_PEER.replace("data.train = d\n", "") + "data.source = synthetic-machining\nper-round = 40\n";
+    Files.writeString(f, live);
+    assertEquals(SignalConfig.DEFAULT_KEPT_WINDOWS, PeerConfig.read(f).signal().keptWindows());
+    Files.writeString(f, live + "window.keep = 40\n");
+    assertEquals(40, PeerConfig.read(f).signal().keptWindows());
+    assertEquals(f + ": 'window.keep' must be at least per-round (40): the windows of one turn are all retrained on,"
+        + " got 39", refusal(f, live + "window.keep = 39\n"));
+    assertEquals(f + ": 'window.keep' applies to a ring peer (a star-client keeps no windows between rounds)",
+        refusal(f, live.replace("role = ring\nring.order = a\n", "role = star-client\n") + "window.keep = 400\n"));
+    assertEquals(f + ": 'window.keep' applies to a ring peer learning from a live source (data.source); stored data"
+        + " are all kept", refusal(f, A_RING_PEER + "window.keep = 400\n"));
+    assertTrue(refusal(f, live + "window.keep = lots\n").startsWith(f + ": 'window.keep' "));
+  }
+
   private static String refusal(Path f, String config) throws Exception {
     Files.writeString(f, config);
     return assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage();

@@ -60,7 +60,7 @@ class RingPeerEntriesTest {
     java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
     try (LoopbackRing ring = LoopbackRing.start(s, RING, (i, ctx) -> {
       RingPeer p = new RingPeer(ctx, RING, shards.get(i));
-      return i == 1 ? p.learningFrom(() -> taken.getAndSet(true) ? null : arrived) : p;
+      return i == 1 ? p.learningFrom(() -> taken.getAndSet(true) ? null : arrived, 1000) : p;
     })) {
       List<io.hdfl.privacy.ledger.LedgerEntry> lap = new ArrayList<>();
       for (String line : ring.fin.get(20, TimeUnit.SECONDS).ledgerLines()) {
@@ -71,6 +71,29 @@ class RingPeerEntriesTest {
       assertEquals(List.of(false, true, false), ring.fin.get().ledgerLines().stream()
           .map(l -> l.contains("\"samples_bundled\":7,")).toList());
     }
+  }
+
+  /**
+   * A live peer retrains on its latest window.keep windows: with 20 of its own, 7 arriving before
+   * each later turn and 25 kept, it counts 20, then 25 (18 kept + 7 new) every round, and bundles
+   * its 20 in round 1 and each later turn's 7; without a bound the count grew by 7 a round for as long
+   * as the run went on.
+   */
+  @Test
+  void aLivePeerRetrainsOnItsLatestKeptWindowsOnly() throws Exception {
+    int rounds = 4;
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, rounds).build();
+    List<EncodedSet> shards = FederationFixture.shards(RING.size() + 1, 20);
+    EncodedSet arrived = shards.get(RING.size()).subset(new int[] {0, 1, 2, 3, 4, 5, 6});
+    List<io.hdfl.privacy.ledger.LedgerEntry> mine = new CopyOnWriteArrayList<>();
+    try (LoopbackRing ring = LoopbackRing.start(s, RING, (i, ctx) -> {
+      RingPeer p = new RingPeer(ctx, RING, shards.get(i));
+      return i == 1 ? p.learningFrom(() -> arrived, 25).reportingEntries(l -> mine.add(LedgerCodec.parse(l))) : p;
+    })) {
+      assertEquals(rounds, ring.fin.get(20, TimeUnit.SECONDS).round());
+    }
+    assertEquals(List.of(20L, 25L, 25L, 25L), mine.stream().map(io.hdfl.privacy.ledger.LedgerEntry::samplesNew).toList());
+    assertEquals(List.of(20L, 7L, 7L, 7L), mine.stream().map(io.hdfl.privacy.ledger.LedgerEntry::bundledSamples).toList());
   }
 
   @Test

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The two forms of an encoded set: float32, and int8 codes with a scale ({@link EncodedSet#quantize}). */
@@ -71,6 +72,30 @@ class EncodedSetTest {
     assertEquals(f.quantize().scale(), joined.scale());
     assertArrayEquals(f.quantize().row(7), joined.row(7));
     assertArrayEquals(f.labels(), joined.labels());
+  }
+
+  /** The latest rows are the last ones, copied with their labels, in the set's form and scale. */
+  @Test
+  void theLatestRowsAreTheLastOnesInTheSetsFormAndScale() {
+    int dim = 8;
+    float[] v = new float[5 * dim];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (float) Math.cos(0.37 * i);
+    }
+    int[] labels = {0, 1, 2, 0, 1};
+    for (EncodedSet set : List.of(EncodedSet.of(v, 5, dim, labels, 3), EncodedSet.of(v, 5, dim, labels, 3).quantize())) {
+      EncodedSet last = set.latest(2);
+      assertEquals(2, last.size());
+      assertEquals(set.quantized(), last.quantized());
+      assertEquals(set.scale(), last.scale());
+      assertArrayEquals(new int[] {0, 1}, last.labels());
+      assertArrayEquals(set.row(3), last.row(0));
+      assertArrayEquals(set.row(4), last.row(1));
+      assertSame(set, set.latest(5), "no more rows than asked: the set itself");
+      assertSame(set, set.latest(9));
+      assertEquals(0, set.latest(0).size());
+      assertThrows(IllegalArgumentException.class, () -> set.latest(-1));
+    }
   }
 
   @Test
