@@ -183,7 +183,7 @@ class PrivacyCommandTest {
     CliRun r = CliRun.of(args);
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("honest composition"), r.out());
-    assertTrue(r.out().contains("final-model user") && r.out().contains("next-hop peer")
+    assertTrue(r.out().contains("final-model user") && r.out().contains("another peer")
         && r.out().contains("wire reader"), r.out());
     assertTrue(r.out().contains("WEAKER"), "the wire reader differencing hops is weaker: " + r.out());
 
