@@ -11,8 +11,15 @@ import java.util.List;
  * global model after aggregation (server noise included). Observers:
  *
  * <ul>
- *   <li><b>final-model user</b> (and any client reading the global models): the global model of the
- *       record's round carries its influence divided by k_r; later models are post-processing of it;
+ *   <li><b>final-model user</b>: the global model of the record's round carries its influence divided
+ *       by k_r, with all the noise present in it; later models are post-processing of it;
+ *   <li><b>global-model reader</b> (every client, and anyone who may subscribe to the global topic,
+ *       where the models are published and retained): it knows the global model of round r−1, which
+ *       does not depend on a record learned in round r, so differencing the two leaves the record's
+ *       influence divided by k_r with only the noise the k_r updates added (at least k_r·Γ_k^r/k_r²,
+ *       the least-noised client's Γ for each; the aggregator adds none). Until the twenty-first session
+ *       the final-model user's figure was said to cover these readers too, which understated their ε
+ *       in a round whose global model inherited noise (a review of the privacy code found it);
  *   <li><b>aggregator</b> (the clients' next hop): knows the global model it sent, so subtracting it
  *       from a client's update leaves the local update with only Γ_k^r of noise;
  *   <li><b>wire reader</b> (updates not end-to-end encrypted): the global model is published, so it can
@@ -52,6 +59,11 @@ public final class StarExposure {
         r -> "a record learned in round " + r,
         "final-model user", "the global model (a record's influence divided by the updates averaged)", delta,
         headlineEpsilon));
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne / averaged[r - 1],
+            clientAdded[r - 1] / averaged[r - 1], "global model of round " + r + " minus that of round " + (r - 1) + " ("
+            + averaged[r - 1] + " updates' noise)")), r -> "a record learned in round " + r,
+        "global-model reader", "each global model minus the one before it (every client, and any subscriber to the "
+            + "global topic)", delta, headlineEpsilon));
     out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne, clientAdded[r - 1],
             "client update of round " + r + " minus the global model")), r -> "a record learned in round " + r,
         "aggregator", "each client's update, minus the global model it sent", delta, headlineEpsilon));

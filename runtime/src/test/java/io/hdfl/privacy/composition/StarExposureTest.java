@@ -33,7 +33,14 @@ class StarExposureTest {
     ObserverGuarantee fin = g.stream().filter(o -> o.observer().equals("final-model user")).findFirst().orElseThrow();
     assertEquals(Math.sqrt(d) / k / Math.sqrt(minPresent), fin.mu(), 1e-12);
     assertTrue(fin.epsilonRdp() < agg.epsilonRdp(), "averaging protects more than a single update");
-    assertEquals(2, StarExposure.observers(k, gamma, present, inf, 1e-6, 1.0, true).size());
+    // a reader of successive global models: influence √D/K, noise K·Γ/K² of the round's fresh updates
+    ObserverGuarantee reader = g.stream().filter(o -> o.observer().equals("global-model reader")).findFirst()
+        .orElseThrow();
+    assertEquals(Math.sqrt(d) / Math.sqrt(k * minGamma), reader.mu(), 1e-12);
+    assertTrue(reader.mu() >= fin.mu() * (1 - 1e-12) && reader.mu() < agg.mu());
+    assertEquals(List.of("final-model user", "global-model reader", "aggregator"),
+        StarExposure.observers(k, gamma, present, inf, 1e-6, 1.0, true).stream().map(ObserverGuarantee::observer)
+            .toList(), "the wire reader only when updates are not encrypted");
   }
 
   @Test
@@ -48,6 +55,11 @@ class StarExposureTest {
         1.0, true));
     assertEquals(inf.firstRound() / 2 / Math.sqrt(60), quorum.mu(), 1e-12, "round 2 averaged only 2 updates");
     assertTrue(quorum.epsilonRdp() > all.epsilonRdp());
+    // the global models' readers: round 2's model minus round 1's holds 2 updates' noise, 2·100/2²
+    ObserverGuarantee reader = StarExposure.observers(new int[] {4, 2, 4}, added, present, inf, 1e-6, 1.0, true)
+        .stream().filter(o -> o.observer().equals("global-model reader")).findFirst().orElseThrow();
+    assertEquals(inf.firstRound() / 2 / Math.sqrt(100 / 2.0), reader.mu(), 1e-12);
+    assertEquals("a record learned in round 2", reader.worstCase());
   }
 
   static ObserverGuarantee finalModelUser(List<ObserverGuarantee> g) {
