@@ -190,7 +190,13 @@ final class PrivacyCommand implements Runnable {
         out.println("  - " + o.sentence());
       }
       boolean weaker = observers.stream().anyMatch(ObserverGuarantee::weakerThanHeadline);
-      out.println(weaker
+      String calibration = s.mode() == ScheduleMode.NONE ? null
+          : io.hdfl.privacy.composition.HeadlineCalibration.warning(s.parameters().epsilon(),
+              ScheduleExposure.reportDelta(s));
+      if (calibration != null) {
+        out.println("  " + calibration + ".");
+      }
+      out.println(calibration != null ? "  The observers marked WEAKER get less than the headline epsilon." : weaker
           ? "  The headline epsilon holds per released model against an observer who sees that model alone; "
               + "the observers marked WEAKER get less."
           : "  Every observer listed keeps at least the headline guarantee.");

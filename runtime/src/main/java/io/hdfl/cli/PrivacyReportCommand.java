@@ -134,6 +134,11 @@ final class PrivacyReportCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  headline: every released model carries the noise the %s schedule requires "
         + "(Gaussian mechanism, sensitivity sqrt(D), epsilon = %s per release, D = %d)%n",
         first.schedule().name().toLowerCase(Locale.ROOT), first.epsilon(), first.dim());
+    String calibration = first.schedule() == LedgerEntry.Schedule.NONE ? null
+        : io.hdfl.privacy.composition.HeadlineCalibration.warning(first.epsilon(), delta);
+    if (calibration != null) {
+      out.println("  " + calibration);
+    }
     if (v.seededEntries() > 0) {
       out.printf("  WARNING: %d entries used seeded noise, which is reproducible and NOT for deployment%n",
           v.seededEntries());

@@ -176,6 +176,20 @@ class PrivacyCommandTest {
     assertTrue(star.out().contains("server: added noise in 1 of 3 rounds"), star.out());
   }
 
+  /** A large ε is printed with the exact figure of one release beside it, not as the guarantee. */
+  @Test
+  void aHeadlineTheClassicalCalibrationDoesNotMeetIsFlagged() throws Exception {
+    CliRun big = CliRun.of("privacy", "schedule", "--mode", "privatedfl", "--dim", "2000", "--epsilon", "10",
+        "--peers", "5", "--samples", "100", "--rounds", "3", "--retrain-epochs", "0");
+    assertEquals(0, big.code(), big.err());
+    assertTrue(big.out().contains("WARNING: the classical calibration is proven for epsilon < 1; at epsilon = 10.0"),
+        big.out());
+    assertTrue(!big.out().contains("The headline epsilon holds per released model"), big.out());
+    CliRun one = CliRun.of("privacy", "schedule", "--mode", "privatedfl", "--dim", "2000", "--epsilon", "1",
+        "--peers", "5", "--samples", "100", "--rounds", "3", "--retrain-epochs", "0");
+    assertTrue(!one.out().contains("classical calibration"), one.out());
+  }
+
   @Test
   void honestCompositionNamesEachObserverAndFlagsWeakerGuarantees() throws Exception {
     String[] args = {"privacy", "schedule", "--mode", "privatedfl", "--dim", "2000", "--epsilon", "1",
