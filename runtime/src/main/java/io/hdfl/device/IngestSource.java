@@ -178,12 +178,15 @@ final class IngestSource {
   /** {@code a = x, b = y}: name/value pairs. */
   private static List<String[]> pairs(Properties p, String key) {
     List<String[]> out = new ArrayList<>();
-    for (String item : required(p, key).split(",")) {
+    for (String raw : required(p, key).split(",")) {
+      String item = raw.trim();
       int eq = item.indexOf('=');
-      if (eq < 1 || eq == item.trim().length() - 1) {
-        throw new IllegalArgumentException("'" + key + "' wants name[unit] = source, ... ; got '" + item.trim() + "'");
+      String name = eq < 0 ? "" : item.substring(0, eq).trim();
+      String source = eq < 0 ? "" : item.substring(eq + 1).trim();
+      if (name.isEmpty() || source.isEmpty()) { // an empty JSON pointer would take the whole payload
+        throw new IllegalArgumentException("'" + key + "' wants name[unit] = source, ... ; got '" + item + "'");
       }
-      out.add(new String[] {item.substring(0, eq).trim(), item.substring(eq + 1).trim()});
+      out.add(new String[] {name, source});
     }
     return out;
   }

@@ -20,7 +20,8 @@ import java.util.List;
  * {@value #PATIENCE}·L windows have arrived in this round (a rare class does not stall learning),
  * then takes classes round-robin. Windows without a label cannot be learned from and are counted.
  * Each class keeps at most 4·⌈L/S⌉ waiting windows; older ones are dropped (counted) so memory stays
- * bounded and the data stays fresh.
+ * bounded and the data stays fresh. A round waits for at least one labelled window as long as the
+ * source has not ended (warning, at growing intervals, while only unlabelled ones arrive).
  */
 public final class LiveStream implements LocalStream, AutoCloseable {
   static final int PATIENCE = 20;
@@ -30,7 +31,11 @@ public final class LiveStream implements LocalStream, AutoCloseable {
   private final Encoder encoder;
   private final int classes;
   private final List<ArrayDeque<float[]>> waiting = new ArrayList<>();
+  private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
+
   private long unlabelled;
+  /** Windows whose label is outside 0..classes−1 (counted among the unlabelled too). */
+  private long outOfRange;
   private long dropped;
   private boolean ended;
 
@@ -56,7 +61,11 @@ public final class LiveStream implements LocalStream, AutoCloseable {
     }
     int share = (int) ((count + classes - 1) / classes);
     long arrived = 0;
-    while (!ended && !balanced(share) && arrived < PATIENCE * count) {
+    // until balanced or out of patience, and in any case until one labelled window waits: a live source
+    // without labels for a while (none configured yet, a label switch left off, labels out of range) is
+    // waited on, not taken for one that ended (until the twenty-first session it was, and a ring peer's
+    // collector stopped for the rest of the run)
+    while (!ended && (!balanced(share) && arrived < PATIENCE * count || nothingWaiting())) {
       Window w;
       try {
         w = windowing.next(source);
@@ -70,6 +79,15 @@ public final class LiveStream implements LocalStream, AutoCloseable {
       arrived++;
       if (!w.hasLabel() || w.label() < 0 || w.label() >= classes) {
         unlabelled++;
+        if (w.hasLabel()) {
+          outOfRange++;
+        }
+        long patience = PATIENCE * count;
+        if (arrived % patience == 0 && Long.bitCount(arrived / patience) == 1 && nothingWaiting()) {
+          LOG.log(System.Logger.Level.WARNING, "live data: " + arrived + " windows in a row had no label to learn from ("
+              + outOfRange + " so far labelled outside 0.." + (classes - 1) + ", the federation's classes); waiting for"
+              + " labelled ones");
+        }
         continue;
       }
       ArrayDeque<float[]> q = waiting.get(w.label());
@@ -103,6 +121,15 @@ public final class LiveStream implements LocalStream, AutoCloseable {
       y[i] = labels.get(i);
     }
     return EncodedSet.encode(encoder, x, y.length, y, classes, 1);
+  }
+
+  private boolean nothingWaiting() {
+    for (ArrayDeque<float[]> q : waiting) {
+      if (!q.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean balanced(int share) {

@@ -223,6 +223,24 @@ class PeerConfigTest {
     assertTrue(refusal(f, live + "window.keep = lots\n").startsWith(f + ": 'window.keep' "));
   }
 
+  /**
+   * A channel mapped to nothing ("feed[mm/min] =", after a space) is refused: its empty JSON pointer
+   * would take the whole payload, an object, so the channel would be NaN in every sample.
+   */
+  @Test
+  void aJsonChannelWithoutAPointerIsRefused() throws Exception {
+    Path f = dir.resolve("p.properties");
+    String base = "federation = f\npeer.id = a\nclasses = 3\nstate.dir = s\nrole = star-client\n"
+        + "broker = tcp://h:1883\ndata.source = mqtt-json\ningest.topic = t\ningest.rate = 50\n";
+    Files.writeString(f, base + "ingest.channels = load[%] = /spindle/load, feed[mm/min] = /x/feed\n");
+    assertEquals(2, PeerConfig.read(f).signal().sourceKeys().getProperty("ingest.channels").split(",").length);
+    for (String bad : new String[] {"load[%] = /spindle/load, feed[mm/min] =", "load[%] = /spindle/load, = /x",
+        "load[%] /spindle/load"}) {
+      String m = refusal(f, base + "ingest.channels = " + bad + "\n");
+      assertTrue(m.contains("'ingest.channels' wants name[unit] = source"), m);
+    }
+  }
+
   private static String refusal(Path f, String config) throws Exception {
     Files.writeString(f, config);
     return assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(f)).getMessage();

@@ -123,4 +123,28 @@ class LiveStreamTest {
     assertEquals(6, r.size());
     assertTrue(s.droppedWindows() > 0, "waiting windows beyond 4 x share were dropped");
   }
+
+  /**
+   * A live source that gives only unlabelled windows (or labels outside the classes) for longer than a
+   * round's patience has not ended: the round waits for a labelled window. It used to throw "ended with
+   * no labelled window left", which stopped a ring peer's collector for the rest of the run.
+   */
+  @Test
+  void aLongRunOfUnusableLabelsIsWaitedOnNotTakenForTheEnd() throws Exception {
+    int[] labels = new int[LiveStream.PATIENCE * 3 * 2 + 4];
+    for (int i = 0; i < labels.length - 4; i++) {
+      labels[i] = i % 2 == 0 ? -1 : 7; // no label, or one outside the 3 classes
+    }
+    labels[labels.length - 4] = 1;
+    labels[labels.length - 3] = 2;
+    labels[labels.length - 2] = 0;
+    labels[labels.length - 1] = 1;
+    LiveStream s = stream(windows(labels));
+    assertEquals(1, s.next(3).size(), "patience spent: the round takes the first labelled window");
+    assertEquals(LiveStream.PATIENCE * 3 * 2, s.unlabelledWindows());
+    assertEquals(3, s.next(3).size(), "the next round, balanced");
+    java.io.UncheckedIOException end = org.junit.jupiter.api.Assertions.assertThrows(java.io.UncheckedIOException.class,
+        () -> s.next(3));
+    assertEquals("java.io.IOException: the signal source ended with no labelled window left", end.getMessage());
+  }
 }

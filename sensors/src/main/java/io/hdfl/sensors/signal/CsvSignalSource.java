@@ -73,8 +73,12 @@ public final class CsvSignalSource extends PacedSource {
 
   private static CsvSignalSource open(Builder b) throws IOException {
     String file = b.file.toString();
-    InputStream in = Files.newInputStream(b.file);
+    InputStream raw = Files.newInputStream(b.file);
+    InputStream in = raw;
     try {
+      if (b.file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".gz")) {
+        in = gunzip(raw, file); // read as a stream: lines stay bounded
+      }
       BoundedLineReader lines = new BoundedLineReader(in, file, b.maxLineBytes);
       String first = lines.next();
       if (first == null) {
@@ -102,8 +106,41 @@ public final class CsvSignalSource extends PacedSource {
       return new CsvSignalSource(file, header.channels(), rate, b.pacing, b.clock, in, rows, ahead);
     } catch (IOException | RuntimeException e) {
       in.close();
+      raw.close();
       throw e;
     }
+  }
+
+  /**
+   * {@code raw} decompressed as it is read; damaged or cut-short gzip data fail as a damaged file does,
+   * naming it.
+   */
+  private static InputStream gunzip(InputStream raw, String file) throws IOException {
+    InputStream z;
+    try {
+      z = new java.util.zip.GZIPInputStream(raw, 1 << 16);
+    } catch (java.util.zip.ZipException | java.io.EOFException e) {
+      throw new SignalFormatException(file + ": not a gzip file (" + e.getMessage() + ")");
+    }
+    return new java.io.FilterInputStream(z) {
+      @Override
+      public int read() throws IOException {
+        try {
+          return super.read();
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+          throw new SignalFormatException(file + ": damaged gzip data (" + e.getMessage() + ")");
+        }
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        try {
+          return super.read(b, off, len);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+          throw new SignalFormatException(file + ": damaged gzip data (" + e.getMessage() + ")");
+        }
+      }
+    };
   }
 
   private static double inferRate(ArrayDeque<Sample> rows, String file) throws SignalFormatException {

@@ -17,6 +17,10 @@ abstract class PacedSource implements RepeatableSource {
   private final String name;
   private final List<Channel> channels;
   private final double sampleRateHz;
+  /** The longest wait between two paced samples: a longer pause in the samples is not waited for. */
+  static final long MAX_PAUSE_NANOS = 60_000_000_000L;
+  private static final System.Logger LOG = System.getLogger("io.hdfl.sensors.signal");
+
   private final Pacer pacer;
   private Sample pending;
   private boolean ended;
@@ -83,6 +87,14 @@ abstract class PacedSource implements RepeatableSource {
         ended = true;
         return null;
       }
+    }
+    if (pacer.remainingNanos(pending.timestampNanos()) > MAX_PAUSE_NANOS) {
+      // a recorded pause (or a damaged timestamp) longer than a minute is not waited for: the samples
+      // keep their timestamps, so windowing still sees the gap; a timestamp that then goes back fails
+      LOG.log(System.Logger.Level.INFO, name + ": the samples pause for more than " + MAX_PAUSE_NANOS / 1_000_000_000L
+          + " s of " + pacer.pacing() + " replay before the one stamped " + pending.timestampNanos()
+          + " ns; going on without waiting");
+      pacer.restart();
     }
     if (!pacer.awaitDue(pending.timestampNanos(), maxWaitNanos)) {
       throw new SignalTimeoutException(name, timeout);

@@ -67,6 +67,10 @@ public final class Windowing {
   private long filledSamples;
   private long nonFinite;
   private long nonFiniteWindows;
+  /** Non-finite samples in a row (a warning at 1000, 10 000, 100 000, …). */
+  private long nonFiniteRun;
+  static final long NON_FINITE_WARNING = 1000;
+  private static final System.Logger LOG = System.getLogger("io.hdfl.sensors.window");
 
   private Windowing(Builder b) {
     this.channels = b.channels;
@@ -121,6 +125,7 @@ public final class Windowing {
       nonFinite(sample);
       return List.of();
     }
+    nonFiniteRun = 0;
     List<Window> out = List.of();
     if (hasPrevious) {
       long missing = checkTiming(sample.timestampNanos());
@@ -204,6 +209,25 @@ public final class Windowing {
     nonFinite++;
     run = 0;
     hasPrevious = false;
+    nonFiniteRun++;
+    if (nonFiniteRun % NON_FINITE_WARNING == 0 && isPowerOfTen(nonFiniteRun / NON_FINITE_WARNING)) {
+      List<String> bad = new ArrayList<>();
+      for (int c = 0; c < width; c++) {
+        if (!Float.isFinite(s.value(c))) {
+          bad.add(channels.get(c).name());
+        }
+      }
+      LOG.log(System.Logger.Level.WARNING, "windowing: the last " + nonFiniteRun + " samples all held a missing or"
+          + " non-finite value (the latest on channel(s) " + String.join(", ", bad) + "), so no window can"
+          + " complete: is a channel's field missing from the messages, or a sensor failing?");
+    }
+  }
+
+  private static boolean isPowerOfTen(long n) {
+    while (n >= 10 && n % 10 == 0) {
+      n /= 10;
+    }
+    return n == 1;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.hdfl.sensors.signal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -164,6 +165,71 @@ class CsvSignalSourceTest {
       assertEquals(start + 15 * MS, clock.now);
       assertNull(src.next());
     }
+  }
+
+  /**
+   * A pause longer than a minute in the timestamps is not waited for at real speed (a recording
+   * across a night's stop, or a damaged timestamp): the samples keep their timestamps, and a damaged
+   * one that is followed by an earlier one fails at once instead of after centuries.
+   */
+  @Test
+  void aLongPauseIsNotWaitedForAndADamagedTimestampFailsAtOnce() throws Exception {
+    FakeClock clock = new FakeClock();
+    long start = clock.now;
+    Path f = csv("time[s],a\n0,1\n0.01,2\n36000,3\n36000.01,4\n");
+    try (CsvSignalSource src = CsvSignalSource.builder(f).sampleRateHz(100).pacing(Pacing.REAL_TIME).clock(clock)
+        .open()) {
+      List<Sample> all = readAll(src);
+      assertEquals(36_000L * 1_000_000_000L, all.get(2).timestampNanos(), "the pause stays in the timestamps");
+      assertEquals(start + 20 * MS, clock.now, "two 10 ms steps waited for, not ten hours");
+    }
+    Path damaged = csv("time[s],a\n0,1\n0.01,2\n9000000000,3\n0.03,4\n");
+    FakeClock c2 = new FakeClock();
+    long start2 = c2.now;
+    IOException e = assertThrows(SignalFormatException.class, () -> {
+      try (CsvSignalSource src = CsvSignalSource.builder(damaged).sampleRateHz(100).pacing(Pacing.REAL_TIME).clock(c2)
+          .open()) {
+        readAll(src);
+      }
+    });
+    assertTrue(e.getMessage().contains("timestamp goes back"), e.getMessage());
+    assertTrue(c2.now - start2 < 1_000 * MS, "failed without waiting: " + (c2.now - start2) + " ns");
+  }
+
+  /** A .csv.gz file is read decompressed, as a stream; a file that is not gzip, or cut short, is named. */
+  @Test
+  void aGzippedCsvIsReadAndDamagedGzipIsNamed() throws Exception {
+    String text = "time[ms],a\n0,1\n10,2\n20,3\n30,4\n";
+    Path plain = csv(text);
+    Path gz = dir.resolve("session.csv.gz");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(bytes)) {
+      out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    Files.write(gz, bytes.toByteArray());
+    List<Sample> expected;
+    try (CsvSignalSource src = CsvSignalSource.open(plain)) {
+      expected = readAll(src);
+    }
+    try (CsvSignalSource src = CsvSignalSource.open(gz)) {
+      List<Sample> got = readAll(src);
+      assertEquals(expected.size(), got.size());
+      for (int i = 0; i < got.size(); i++) {
+        assertEquals(expected.get(i).timestampNanos(), got.get(i).timestampNanos());
+        assertArrayEquals(expected.get(i).values(), got.get(i).values());
+      }
+    }
+    Path notGz = Files.writeString(dir.resolve("plain.csv.gz"), text);
+    IOException e = assertThrows(SignalFormatException.class, () -> CsvSignalSource.open(notGz).close());
+    assertTrue(e.getMessage().startsWith(notGz + ": not a gzip file"), e.getMessage());
+    Path cut = Files.write(dir.resolve("cut.csv.gz"), java.util.Arrays.copyOf(bytes.toByteArray(),
+        bytes.size() - 12));
+    e = assertThrows(SignalFormatException.class, () -> {
+      try (CsvSignalSource src = CsvSignalSource.builder(cut).sampleRateHz(100).open()) {
+        readAll(src);
+      }
+    });
+    assertTrue(e.getMessage().startsWith(cut + ": damaged gzip data"), e.getMessage());
   }
 
   private String message(Path f) {

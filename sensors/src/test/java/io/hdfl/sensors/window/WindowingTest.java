@@ -49,6 +49,51 @@ class WindowingTest {
     return out;
   }
 
+  /**
+   * A channel that is missing from every message (NaN) stops every window without an error: a warning
+   * names it after 1000 such samples in a row, and again at 10 000, 100 000, …; a finite sample starts
+   * the count again.
+   */
+  @Test
+  void aLongRunOfNonFiniteSamplesIsWarnedAboutNamingTheChannel() {
+    java.util.logging.Logger jul = java.util.logging.Logger.getLogger("io.hdfl.sensors.window");
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler h = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        if (r.getLevel() == java.util.logging.Level.WARNING) {
+          warnings.add(r.getMessage());
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    jul.addHandler(h);
+    try {
+      Windowing w = windowing().size(2).stride(2).build();
+      long t = 0;
+      for (int i = 0; i < 999; i++) {
+        w.offer(new Sample(++t * MS, new float[] {1, Float.NaN}, 0));
+      }
+      assertEquals(List.of(), warnings);
+      w.offer(s(++t, 0)); // a finite one: the count starts again
+      for (int i = 0; i < 10_000; i++) {
+        w.offer(new Sample(++t * MS, new float[] {1, Float.NaN}, 0));
+      }
+      assertEquals(2, warnings.size(), warnings.toString());
+      assertTrue(warnings.get(0).startsWith("windowing: the last 1000 samples all held a missing or non-finite value"
+          + " (the latest on channel(s) c1)"), warnings.get(0));
+      assertTrue(warnings.get(1).startsWith("windowing: the last 10000 samples"), warnings.get(1));
+      assertEquals(10_999, w.stats().nonFiniteSamples());
+    } finally {
+      jul.removeHandler(h);
+    }
+  }
+
   @Test
   void featuresAreSampleMajor() {
     Windowing w = windowing().size(3).stride(3).build();

@@ -32,6 +32,9 @@ abstract class BrokerSignalSource implements SignalSource {
   private volatile MqttSubscriber subscriber;
   private volatile boolean closed;
   private long lastTimestamp = Long.MIN_VALUE;   // guarded by this
+  /** Samples dropped in a row for a timestamp before {@link #lastTimestamp} (guarded by this). */
+  private int backwardsInARow;
+  static final int FOLLOW_AFTER = 100;
 
   BrokerSignalSource(String name, List<Channel> channels, double sampleRateHz, int maxPayloadBytes,
       int queueCapacity, ArrivalClock clock) {
@@ -96,14 +99,25 @@ abstract class BrokerSignalSource implements SignalSource {
     }
   }
 
-  /** Queues {@code s} unless its timestamp is before the previous sample's (then it is counted and dropped). */
+  /**
+   * Queues {@code s} unless its timestamp is before the previous sample's (then it is counted and
+   * dropped). After {@value #FOLLOW_AFTER} such samples in a row the source's clock is taken to have
+   * gone back (set back by NTP, an edge node restarted with another clock, or one sample stamped in
+   * the future): the new timeline is followed, logged. Until the twenty-first session one sample
+   * stamped in the year 2100 made the source drop every later one until the device restarted.
+   */
   final synchronized void deliver(Sample s) {
     if (s.timestampNanos() < lastTimestamp) {
-      counters.outOfOrder.incrementAndGet();
-      log.warn("dropped a sample stamped " + s.timestampNanos() + " ns: earlier than the previous sample ("
-          + lastTimestamp + " ns); timestamps of a source never go backwards");
-      return;
+      if (++backwardsInARow < FOLLOW_AFTER) {
+        counters.outOfOrder.incrementAndGet();
+        log.warn("dropped a sample stamped " + s.timestampNanos() + " ns: earlier than the previous sample ("
+            + lastTimestamp + " ns); timestamps of a source never go backwards");
+        return;
+      }
+      log.info("the last " + backwardsInARow + " samples were all stamped before " + lastTimestamp + " ns (this one "
+          + s.timestampNanos() + " ns): the source's clock went back; following it from here");
     }
+    backwardsInARow = 0;
     lastTimestamp = s.timestampNanos();
     counters.samples.incrementAndGet();
     if (queue.offer(s)) {

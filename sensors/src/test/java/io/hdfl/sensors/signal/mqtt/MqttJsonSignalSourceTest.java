@@ -137,6 +137,27 @@ class MqttJsonSignalSourceTest {
     assertTrue(e2.getMessage().contains("connection refused"), e2.getMessage());
   }
 
+  /**
+   * One sample stamped in the year 2100 (a publisher's clock gone wrong once): the samples after it
+   * are dropped as going backwards, but after {@value BrokerSignalSource#FOLLOW_AFTER} in a row the
+   * source follows their clock; it used to drop every later sample until the device restarted.
+   */
+  @Test
+  void aSourceWhoseClockWentBackIsFollowedAfterAHundredSamplesInARow() throws Exception {
+    try (MqttJsonSignalSource source = telemetry("tcp://127.0.0.1:1", "t").build()) {
+      source.dispatch("t", msg(4_102_444_800_000L, 9, 60, "nominal").getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 150; i++) {
+        source.dispatch("t", msg(1_000 + i, i, 60, "nominal").getBytes(StandardCharsets.UTF_8));
+      }
+      assertEquals(4_102_444_800_000L * 1_000_000L, source.next(Duration.ZERO).timestampNanos());
+      for (int i = BrokerSignalSource.FOLLOW_AFTER - 1; i < 150; i++) {
+        assertEquals((1_000L + i) * 1_000_000L, source.next(Duration.ZERO).timestampNanos(), "sample " + i);
+      }
+      assertThrows(SignalTimeoutException.class, () -> source.next(Duration.ZERO));
+      assertEquals(BrokerSignalSource.FOLLOW_AFTER - 1, source.stats().outOfOrder(), "the dropped ones");
+    }
+  }
+
   @Test
   void carryForwardDropAndBackwardsTimestampsWithoutABroker() throws Exception {
     MqttJsonSignalSource.Builder b = telemetry("tcp://127.0.0.1:1", "t").missingValues(MissingValuePolicy.CARRY_FORWARD);
