@@ -101,13 +101,22 @@ final class PrivacyCommand implements Runnable {
         description = "Hop payloads are end-to-end encrypted, so a wire reader sees nothing (default: not).")
     boolean wireEncrypted;
 
+    @Option(names = "--noise", defaultValue = "secure", paramLabel = "secure|seeded",
+        description = "The noise source planned for: secure (a device's; its grid's snapping counts in the "
+            + "record's sensitivity) or seeded (a simulation's continuous noise). Default: ${DEFAULT-VALUE}.")
+    String noise;
+
     @Override
     public Integer call() throws IOException {
       NoiseSchedule schedule = schedule();
       if (retrainEpochs < 0) {
         throw new IllegalArgumentException("--retrain-epochs must be >= 0, got " + retrainEpochs);
       }
-      List<ObserverGuarantee> observers = json || csv ? null : ScheduleExposure.observers(schedule, retrainEpochs, wireEncrypted);
+      if (!noise.equals("secure") && !noise.equals("seeded")) {
+        throw new IllegalArgumentException("--noise must be secure or seeded, got '" + noise + "'");
+      }
+      boolean secure = noise.equals("secure");
+      List<ObserverGuarantee> observers = json || csv ? null : ScheduleExposure.observers(schedule, retrainEpochs, wireEncrypted, secure);
       if (json && csv) {
         throw new IllegalArgumentException("--json and --csv cannot be combined");
       }
@@ -124,13 +133,13 @@ final class PrivacyCommand implements Runnable {
       PrintWriter out = spec.commandLine().getOut();
       ScheduleTotals totals = ScheduleTotals.of(schedule);
       if (json) {
-        printJson(out, schedule, totals, ScheduleExposure.observers(schedule, retrainEpochs, wireEncrypted),
-            retrainEpochs, wireEncrypted);
+        printJson(out, schedule, totals, ScheduleExposure.observers(schedule, retrainEpochs, wireEncrypted, secure),
+            retrainEpochs, wireEncrypted, secure);
       } else if (csv) {
         printCsv(out, schedule);
       } else {
         printTable(out, schedule, totals);
-        printComposition(out, schedule, observers, retrainEpochs, wireEncrypted);
+        printComposition(out, schedule, observers, retrainEpochs, wireEncrypted, secure);
         if (plot != null) {
           out.printf(Locale.ROOT, "plot written to %s%n", plot);
         }
@@ -181,11 +190,13 @@ final class PrivacyCommand implements Runnable {
     }
 
     private static void printComposition(PrintWriter out, NoiseSchedule s, List<ObserverGuarantee> observers,
-        int epochs, boolean encrypted) {
+        int epochs, boolean encrypted, boolean secure) {
       out.printf(Locale.ROOT, "%nhonest composition: what one record keeps against each observer across everything it sees%n");
       out.printf(Locale.ROOT, "  (Gaussian releases composed by RDP, delta = %.3g, record sensitivity sqrt(D) bundled + %d "
-          + "retraining pass(es) x sqrt(2D) per round, wire %s; see README \"Privacy\")%n",
-          ScheduleExposure.reportDelta(s), epochs, encrypted ? "end-to-end encrypted" : "NOT encrypted");
+          + "retraining pass(es) x sqrt(2D) per round%s, wire %s; see README \"Privacy\")%n",
+          ScheduleExposure.reportDelta(s), epochs, secure ? ", plus sqrt(D) x the grid the secure noise snaps the model"
+              + " to at each step after the record enters" : ", seeded continuous noise",
+          encrypted ? "end-to-end encrypted" : "NOT encrypted");
       for (ObserverGuarantee o : observers) {
         out.println("  - " + o.sentence());
       }
@@ -203,7 +214,7 @@ final class PrivacyCommand implements Runnable {
     }
 
     private static void printJson(PrintWriter out, NoiseSchedule s, ScheduleTotals t, List<ObserverGuarantee> observers,
-        int epochs, boolean encrypted) throws IOException {
+        int epochs, boolean encrypted, boolean secure) throws IOException {
       PrivacyParameters p = s.parameters();
       try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
         g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -258,6 +269,7 @@ final class PrivacyCommand implements Runnable {
         number(g, "delta", ScheduleExposure.reportDelta(s));
         g.writeNumberField("retrain_epochs", epochs);
         g.writeBooleanField("wire_encrypted", encrypted);
+        g.writeStringField("noise", secure ? "secure" : "seeded");
         g.writeArrayFieldStart("observers");
         for (ObserverGuarantee o : observers) {
           g.writeStartObject();

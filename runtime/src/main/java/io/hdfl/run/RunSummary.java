@@ -73,7 +73,8 @@ final class RunSummary {
           : "Hops were NOT encrypted (`--encryption none`): the broker and any subscriber see every model in flight.\n\n");
       b.append("What one record keeps against each observer across everything it sees (RDP composition; see the "
           + "README's Privacy section for the method and assumptions):\n\n");
-      for (ObserverGuarantee o : ScheduleExposure.observers(schedule, s.retrainEpochs(), s.encryption() != null)) {
+      for (ObserverGuarantee o : ScheduleExposure.observers(schedule, s.retrainEpochs(), s.encryption() != null,
+          plan.noise().equals("secure"))) {
         b.append("- ").append(o.sentence()).append('\n');
       }
     }

@@ -176,6 +176,32 @@ class PrivacyCommandTest {
     assertTrue(star.out().contains("server: added noise in 1 of 3 rounds"), star.out());
   }
 
+  /**
+   * Planned for the secure source (the default), the grid each step snaps the model to counts in the
+   * record's sensitivity, so the final model's guarantee is a little weaker than with seeded noise.
+   */
+  @Test
+  void theSecureSourcesGridIsPlannedForUnlessSeededNoiseIsAsked() throws Exception {
+    String[] args = {"privacy", "schedule", "--mode", "privatedfl", "--dim", "10000", "--epsilon", "0.1", "--peers", "20",
+        "--samples", "100", "--rounds", "10", "--retrain-epochs", "0", "--json"};
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var secure = mapper.readTree(CliRun.of(args).out()).get("composition");
+    String[] seededArgs = java.util.Arrays.copyOf(args, args.length + 2);
+    seededArgs[args.length] = "--noise";
+    seededArgs[args.length + 1] = "seeded";
+    var seeded = mapper.readTree(CliRun.of(seededArgs).out()).get("composition");
+    assertEquals("secure", secure.get("noise").asText());
+    assertEquals("seeded", seeded.get("noise").asText());
+    double muSecure = secure.get("observers").get(0).get("mu").asDouble();
+    double muSeeded = seeded.get("observers").get(0).get("mu").asDouble();
+    assertTrue(muSecure > muSeeded * 1.001, muSecure + " against " + muSeeded);
+    String[] bad = java.util.Arrays.copyOf(seededArgs, seededArgs.length);
+    bad[bad.length - 1] = "gaussian";
+    CliRun r = CliRun.of(bad);
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--noise must be secure or seeded, got 'gaussian'"), r.err());
+  }
+
   /** A large ε is printed with the exact figure of one release beside it, not as the guarantee. */
   @Test
   void aHeadlineTheClassicalCalibrationDoesNotMeetIsFlagged() throws Exception {

@@ -31,7 +31,7 @@ class PrivacyReportCommandTest {
     assertEquals(3, observers.size());
     // Equal shards (30 samples per peer): the ledger's noise is the schedule's, so the reports agree.
     List<ObserverGuarantee> expected = ScheduleExposure.observers(
-        PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 1, false);
+        PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 1, false, false);
     for (int i = 0; i < 3; i++) {
       assertEquals(expected.get(i).observer(), observers.get(i).get("observer").asText());
       assertEquals(expected.get(i).epsilonRdp(), observers.get(i).get("epsilon_rdp").asDouble(),
@@ -154,7 +154,7 @@ class PrivacyReportCommandTest {
   void theRetrainingEpochsComeFromTheRunFolderUnlessGivenAndADifferenceIsWarnedOf() throws Exception {
     Path run = simulate("run3", "--epochs", "3");
     List<ObserverGuarantee> expected = ScheduleExposure.observers(
-        PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 3, false);
+        PrivateDflSchedule.of(PrivacyParameters.withDelta0(300, 1.0, 1e-3), 4, 30, 2), 3, false, false);
     JsonNode j = new ObjectMapper().readTree(CliRun.of("privacy", "report", run.toString(), "--json").out());
     assertEquals(3, j.get("retrain_epochs").asInt(), "from the run's summary.md");
     assertEquals(expected.get(0).epsilonRdp(), j.get("observers").get(0).get("epsilon_rdp").asDouble(),

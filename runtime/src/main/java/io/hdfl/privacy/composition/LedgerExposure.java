@@ -52,9 +52,11 @@ public final class LedgerExposure {
             + rounds + " rounds: peers were skipped, and the report needs every step of every round");
       }
       double[] added = new double[entries.size()];
+      double[] grid = new double[entries.size()];
       boolean[] bundles = new boolean[entries.size()];
       for (int i = 0; i < added.length; i++) {
         added[i] = entries.get(i).addedVariance();
+        grid[i] = grid(entries.get(i));
         // Records entered where an entry says it bundled samples (round 1; later, samples_bundled: live
         // windows, or a restarted peer's data). A ledger written before samples_bundled existed tells
         // them only by a peer's count (every sample it trained on) changing since its previous step;
@@ -62,18 +64,23 @@ public final class LedgerExposure {
         long samples = entries.get(i).samplesNew();
         bundles[i] = entries.get(i).bundledSamples() > 0 || i >= k && samples != entries.get(i - k).samplesNew();
       }
-      return RingExposure.observers(k, rounds, added, bundles, influence, delta, first.epsilon(), wireEncrypted);
+      return RingExposure.observers(k, rounds, added, grid, bundles, influence, delta, first.epsilon(),
+          wireEncrypted);
     }
     double[] clientAdded = new double[rounds];
     double[] globalPresent = new double[rounds];
     int[] averaged = new int[rounds]; // a round closed on a quorum averaged fewer than K: less dilution
+    double[] clientGrid = new double[rounds];
+    double[] aggregateGrid = new double[rounds];
     java.util.Arrays.fill(clientAdded, Double.POSITIVE_INFINITY);
     for (LedgerEntry e : entries) {
       if (e.kind() == LedgerEntry.Kind.UPDATE) {
         clientAdded[e.round() - 1] = Math.min(clientAdded[e.round() - 1], e.addedVariance()); // worst client
+        clientGrid[e.round() - 1] = Math.max(clientGrid[e.round() - 1], grid(e));
       } else {
         globalPresent[e.round() - 1] = e.presentAfter();
         averaged[e.round() - 1] = e.contributors().size();
+        aggregateGrid[e.round() - 1] = grid(e);
       }
     }
     for (int r = 0; r < rounds; r++) {
@@ -81,7 +88,13 @@ public final class LedgerExposure {
         throw new IllegalArgumentException("round " + (r + 1) + " has no client update or no aggregate in the ledger");
       }
     }
-    return StarExposure.observers(averaged, clientAdded, globalPresent, influence, delta, first.epsilon(),
-        wireEncrypted);
+    return StarExposure.observers(averaged, clientAdded, globalPresent, clientGrid, aggregateGrid, influence, delta,
+        first.epsilon(), wireEncrypted);
+  }
+
+  /** The grid an entry's noise was added on: the secure source's, none (0) for seeded continuous noise. */
+  private static double grid(LedgerEntry e) {
+    return e.source() == LedgerEntry.Source.SECURE ? io.hdfl.privacy.noise.SecureNoiseSource.gridStep(e.addedVariance())
+        : 0;
   }
 }

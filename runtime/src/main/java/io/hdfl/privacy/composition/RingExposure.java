@@ -63,9 +63,25 @@ public final class RingExposure {
    */
   public static List<ObserverGuarantee> observers(int peers, int rounds, double[] added, boolean[] bundles,
       RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
-    if (peers < 1 || rounds < 1 || added.length != peers * rounds || bundles.length != added.length) {
-      throw new IllegalArgumentException("need K, R >= 1 and K*R added variances and bundling flags, got "
-          + added.length + " and " + bundles.length);
+    return observers(peers, rounds, added, new double[added.length], bundles, influence, delta, headlineEpsilon,
+        wireEncrypted);
+  }
+
+  /**
+   * As {@link #observers(int, int, double[], boolean[], RecordInfluence, double, double, boolean)}, with
+   * the grid each step's noise was added on ({@code grid[t-1]}, 0 for continuous noise; the secure
+   * source's {@code 2^(⌊log2 σ⌋−20)}). Before adding its noise a step snaps the model to its grid,
+   * moving each value by at most half a step: a deterministic, non-linear change that can move two
+   * neighbouring models apart by up to g·√D more each time. So a release adds √D·Σ g over the steps
+   * from the record's step to the release's end to the record's influence (when the record influences
+   * it at all): for the final model of a long ring that is every step after the record's.
+   */
+  public static List<ObserverGuarantee> observers(int peers, int rounds, double[] added, double[] grid,
+      boolean[] bundles, RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
+    if (peers < 1 || rounds < 1 || added.length != peers * rounds || bundles.length != added.length
+        || grid.length != added.length) {
+      throw new IllegalArgumentException("need K, R >= 1 and K*R added variances, grid steps and bundling flags, got "
+          + added.length + ", " + grid.length + " and " + bundles.length);
     }
     int steps = added.length;
     List<Integer> cases = new ArrayList<>(); // the steps at which records entered
@@ -80,26 +96,31 @@ public final class RingExposure {
       }
     }
     double[] prefix = prefixSums(added);
+    double[] gridPrefix = prefixSums(grid);
+    double rootD = Math.sqrt(influence.dim());
     double total = prefix[steps];
     List<ObserverGuarantee> out = new ArrayList<>();
     // the final model holds all the noise: the earliest bundled record has the most influence on it
     int earliest = cases.get(0);
     int r0 = roundOf(earliest, peers);
     out.add(ObserverGuarantee.compose("final-model user", "the final model only",
-        List.of(new GaussianRelease(influence.firstRound() + (rounds - r0) * influence.laterRound(), total,
-            "final model after " + rounds + " rounds")),
+        List.of(new GaussianRelease(influence.firstRound() + (rounds - r0) * influence.laterRound()
+            + rootD * (gridPrefix[steps] - gridPrefix[earliest - 1]), total, "final model after " + rounds + " rounds")),
         delta, headlineEpsilon, r0 == 1 ? "" : "a record bundled in round " + r0));
     // A ring's ledger may bundle at every step: each case's μ² comes from sums over the rounds after
     // it (O(K·R) in all per observer), and only the worst case's releases are composed (ε grows with μ²).
     if (peers > 1) {
       double[] window = new double[steps + 1];
+      double[] snap = new double[steps + 1];
       int worstD = 0;
       Case worst = null;
       for (int d = 1; d < peers; d++) { // the observer is the peer d steps before the record holder
         for (int t = 1; t <= steps; t++) {
-          window[t] = Math.max(0, prefix[windowEnd(t, d, peers, steps)] - prefix[windowStart(t, d) - 1]);
+          int end = windowEnd(t, d, peers, steps);
+          window[t] = Math.max(0, prefix[end] - prefix[windowStart(t, d) - 1]);
+          snap[t] = rootD * (gridPrefix[end] - gridPrefix[t - 1]);
         }
-        Case c = worstCase(cases, peers, window, influence);
+        Case c = worstCase(cases, peers, window, snap, influence);
         if (worst == null || c.muSquared() > worst.muSquared()) {
           worst = c;
           worstD = d;
@@ -108,16 +129,20 @@ public final class RingExposure {
       int k = peerOf(worst.step(), peers);
       out.add(ObserverGuarantee.compose("another peer",
           "each model it receives less the one it sent before; the worst of the K−1 others",
-          seenByPeer(k, roundOf(worst.step(), peers), worstD, peers, rounds, prefix, influence), delta,
+          seenByPeer(k, roundOf(worst.step(), peers), worstD, peers, rounds, prefix, gridPrefix, influence), delta,
           headlineEpsilon, caseName(worst.step(), peers) + ", seen by peer " + ((k - worstD - 1 + peers) % peers + 1)));
     }
     if (!wireEncrypted) {
       double[] wireVariance = new double[steps + 1];
-      System.arraycopy(added, 0, wireVariance, 1, steps);
-      int worst = worstCase(cases, peers, wireVariance, influence).step();
+      double[] wireSnap = new double[steps + 1];
+      for (int t = 1; t <= steps; t++) {
+        wireVariance[t] = added[t - 1];
+        wireSnap[t] = rootD * grid[t - 1];
+      }
+      int worst = worstCase(cases, peers, wireVariance, wireSnap, influence).step();
       out.add(ObserverGuarantee.compose("wire reader",
           "every hop (payloads not end-to-end encrypted), differenced hop to hop",
-          wire(peerOf(worst, peers), roundOf(worst, peers), peers, rounds, added, influence), delta,
+          wire(peerOf(worst, peers), roundOf(worst, peers), peers, rounds, added, grid, influence), delta,
           headlineEpsilon, caseName(worst, peers)));
     }
     return out;
@@ -128,19 +153,21 @@ public final class RingExposure {
 
   /**
    * The case (bundling step) of largest μ² for an observer whose release of step t's round has noise
-   * {@code variance[t]}: the bundling release at the case's step, then retraining releases at the same
-   * peer's steps of every later round. The first of equal cases wins.
+   * {@code variance[t]} and snapping sensitivity {@code snap[t]}: the bundling release at the case's
+   * step, then retraining releases at the same peer's steps of every later round. The first of equal
+   * cases wins.
    */
-  private static Case worstCase(List<Integer> cases, int peers, double[] variance, RecordInfluence inf) {
+  private static Case worstCase(List<Integer> cases, int peers, double[] variance, double[] snap,
+      RecordInfluence inf) {
     int steps = variance.length - 1;
     double[] later = new double[steps + 1 + peers]; // later[t]: Σ μ² of retraining releases after step t
     for (int t = steps; t >= 1; t--) {
       int next = t + peers;
-      later[t] = next <= steps ? new GaussianRelease(inf.laterRound(), variance[next], "").muSquared() + later[next] : 0;
+      later[t] = next <= steps ? release(inf.laterRound(), snap[next], variance[next], "").muSquared() + later[next] : 0;
     }
     Case worst = null;
     for (int t : cases) {
-      double mu2 = new GaussianRelease(inf.firstRound(), variance[t], "").muSquared() + later[t];
+      double mu2 = release(inf.firstRound(), snap[t], variance[t], "").muSquared() + later[t];
       if (worst == null || mu2 > worst.muSquared()) {
         worst = new Case(t, mu2);
       }
@@ -190,9 +217,18 @@ public final class RingExposure {
     return prefix;
   }
 
+  /**
+   * A release in which the record moves the model by {@code influence}, plus the snapping of the steps
+   * after it ({@code snap}); nothing when the record does not move it (a round without retraining: the
+   * observer knows the model before, and the steps in between do not depend on the record).
+   */
+  private static GaussianRelease release(double influence, double snap, double variance, String what) {
+    return new GaussianRelease(influence > 0 ? influence + snap : 0, variance, what);
+  }
+
   /** The releases of a record of peer k bundled in round r₀ to the peer d steps before it. */
   private static List<GaussianRelease> seenByPeer(int k, int bundledIn, int d, int peers, int rounds, double[] prefix,
-      RecordInfluence inf) {
+      double[] gridPrefix, RecordInfluence inf) {
     int steps = peers * rounds;
     List<GaussianRelease> rel = new ArrayList<>();
     // receipts before the record's step do not depend on it: from its round on, one release a round
@@ -202,7 +238,8 @@ public final class RingExposure {
       int to = windowEnd(t, d, peers, steps);
       double v = Math.max(0, prefix[to] - prefix[from - 1]);
       String what = to == steps && t - d + peers - 1 > steps ? "the final model" : "the model of step " + to;
-      rel.add(new GaussianRelease(r == bundledIn ? inf.firstRound() : inf.laterRound(), v, "round " + r + ": " + what
+      rel.add(release(r == bundledIn ? inf.firstRound() : inf.laterRound(),
+          Math.sqrt(inf.dim()) * (gridPrefix[to] - gridPrefix[t - 1]), v, "round " + r + ": " + what
           + (from == 1 ? "" : " less its own of step " + (from - 1)) + " (steps " + from + ".." + to + ")"
           + (r == bundledIn && r > 1 ? ", the record's bundling" : "")));
     }
@@ -210,12 +247,12 @@ public final class RingExposure {
   }
 
   private static List<GaussianRelease> wire(int k, int bundledIn, int peers, int rounds, double[] added,
-      RecordInfluence inf) {
+      double[] grid, RecordInfluence inf) {
     List<GaussianRelease> rel = new ArrayList<>();
     for (int r = bundledIn; r <= rounds; r++) {
       int t = peers * (r - 1) + k;
-      rel.add(new GaussianRelease(r == bundledIn ? inf.firstRound() : inf.laterRound(), added[t - 1],
-          "step " + t + ": this hop minus the previous one"));
+      rel.add(release(r == bundledIn ? inf.firstRound() : inf.laterRound(), Math.sqrt(inf.dim()) * grid[t - 1],
+          added[t - 1], "step " + t + ": this hop minus the previous one"));
     }
     return rel;
   }

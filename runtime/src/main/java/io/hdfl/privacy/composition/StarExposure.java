@@ -43,8 +43,22 @@ public final class StarExposure {
 
   public static List<ObserverGuarantee> observers(int[] averaged, double[] clientAdded, double[] globalPresent,
       RecordInfluence influence, double delta, double headlineEpsilon, boolean wireEncrypted) {
+    return observers(averaged, clientAdded, globalPresent, new double[clientAdded.length],
+        new double[clientAdded.length], influence, delta, headlineEpsilon, wireEncrypted);
+  }
+
+  /**
+   * As above, with the grids the noise was added on in each round (0: continuous): {@code clientGrid}
+   * the largest of the round's client updates, {@code aggregateGrid} the aggregator's (0 when it adds
+   * none). A client snaps the model to its grid before adding its noise, which can move two
+   * neighbouring updates apart by up to g·√D more, and an aggregator that adds noise snaps the average.
+   */
+  public static List<ObserverGuarantee> observers(int[] averaged, double[] clientAdded, double[] globalPresent,
+      double[] clientGrid, double[] aggregateGrid, RecordInfluence influence, double delta, double headlineEpsilon,
+      boolean wireEncrypted) {
     int rounds = clientAdded.length;
-    if (rounds < 1 || globalPresent.length != rounds || averaged.length != rounds) {
+    if (rounds < 1 || globalPresent.length != rounds || averaged.length != rounds || clientGrid.length != rounds
+        || aggregateGrid.length != rounds) {
       throw new IllegalArgumentException("need R >= 1 and one value per round");
     }
     for (int k : averaged) {
@@ -52,23 +66,31 @@ public final class StarExposure {
         throw new IllegalArgumentException("need k >= 1 updates averaged in every round, got " + k);
       }
     }
-    double influenceOne = influence.firstRound();
+    double rootD = Math.sqrt(influence.dim());
+    // a client's update: the record's influence plus its snapping; the global model: that averaged,
+    // plus the aggregator's own snapping
+    double[] update = new double[rounds];
+    double[] global = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      update[r] = influence.firstRound() + rootD * clientGrid[r];
+      global[r] = update[r] / averaged[r] + rootD * aggregateGrid[r];
+    }
     List<ObserverGuarantee> out = new ArrayList<>();
-    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne / averaged[r - 1],
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(global[r - 1],
             globalPresent[r - 1], "global model of round " + r + " (" + averaged[r - 1] + " updates averaged)")),
         r -> "a record learned in round " + r,
         "final-model user", "the global model (a record's influence divided by the updates averaged)", delta,
         headlineEpsilon));
-    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne / averaged[r - 1],
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(global[r - 1],
             clientAdded[r - 1] / averaged[r - 1], "global model of round " + r + " minus that of round " + (r - 1) + " ("
             + averaged[r - 1] + " updates' noise)")), r -> "a record learned in round " + r,
         "global-model reader", "each global model minus the one before it (every client, and any subscriber to the "
             + "global topic)", delta, headlineEpsilon));
-    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne, clientAdded[r - 1],
+    out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(update[r - 1], clientAdded[r - 1],
             "client update of round " + r + " minus the global model")), r -> "a record learned in round " + r,
         "aggregator", "each client's update, minus the global model it sent", delta, headlineEpsilon));
     if (!wireEncrypted) {
-      out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(influenceOne, clientAdded[r - 1],
+      out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(update[r - 1], clientAdded[r - 1],
               "client update of round " + r + " minus the published global model")),
           r -> "a record learned in round " + r,
           "wire reader", "client updates (not end-to-end encrypted) and the published global model", delta,

@@ -104,6 +104,39 @@ class LedgerExposureTest {
     }
   }
 
+  /**
+   * Entries of the secure source were added on its grid, whose snapping counts in the sensitivity
+   * (2^(⌊log2 σ⌋−20) per step, from the entry's variance); seeded ones are continuous.
+   */
+  @Test
+  void aSecureLedgerCountsEachStepsNoiseGrid() {
+    double[] added = {5e8, 5e3, 3e3, 2e3};
+    double[] grid = new double[added.length];
+    boolean[] bundles = {true, true, false, false};
+    for (LedgerEntry.Source source : LedgerEntry.Source.values()) {
+      List<LedgerEntry> ledger = new ArrayList<>();
+      for (int t = 1; t <= added.length; t++) {
+        ledger.add(new LedgerEntry(LedgerEntry.FORMAT_VERSION, "f", "peer-" + ((t - 1) % 2 + 1), LedgerEntry.Kind.UPDATE,
+            LedgerEntry.Topology.RING, (t + 1) / 2, t, 10, 10L * t, 0, 1.0, 1, 0, added[t - 1], 1, 1.0, 1e-3, D,
+            LedgerEntry.Schedule.PRIVATEDFL, source, source == LedgerEntry.Source.SEEDED, List.of(), List.of(), "",
+            "0".repeat(64), "t", null));
+        grid[t - 1] = source == LedgerEntry.Source.SECURE ? Math.scalb(1.0, Math.getExponent(Math.sqrt(added[t - 1])) - 20)
+            : 0;
+      }
+      RecordInfluence inf = new RecordInfluence(D, 1);
+      List<ObserverGuarantee> expected = RingExposure.observers(2, 2, added, grid, bundles, inf,
+          LedgerExposure.reportDelta(ledger), 1.0, false);
+      List<ObserverGuarantee> all = LedgerExposure.observers(ledger, 1, false);
+      for (int o = 0; o < expected.size(); o++) {
+        assertEquals(expected.get(o).mu(), all.get(o).mu(), 0.0, source + ": " + all.get(o).sentence());
+      }
+      double total = 5e8 + 5e3 + 3e3 + 2e3;
+      double snaps = java.util.Arrays.stream(grid).sum() * Math.sqrt(D);
+      assertEquals((inf.firstRound() + inf.laterRound() + snaps) / Math.sqrt(total), all.get(0).mu(), 1e-12, source
+          + ": the final model, every step's snapping from step 1 on");
+    }
+  }
+
   private static LedgerEntry entry(LedgerEntry.Kind kind, String peer, int round, double variance,
       List<String> contributors) {
     boolean update = kind == LedgerEntry.Kind.UPDATE;

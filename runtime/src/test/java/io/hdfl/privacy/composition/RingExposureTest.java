@@ -169,27 +169,31 @@ class RingExposureTest {
    * random bundling steps, checked against a brute force written from the protocol (peer j sends the
    * model of each step s ≡ j (mod K) and receives that of each step e ≡ j−1, and the final model; for a
    * record's step t it differences the first model it receives at or after t against the last it sent
-   * before t, or has only that receipt if it has sent none; the wire reader sees each step alone).
+   * before t, or has only that receipt if it has sent none; the wire reader sees each step alone), with
+   * random noise grids: a release the record moves gains √D·g for each step from the record's to the
+   * release's end, the final model for every step from the earliest record's on.
    */
   @Test
   void theWorstCaseIsTheOneEveryCaseComposedWouldGive() {
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
     for (int trial = 0; trial < 300; trial++) {
       RecordInfluence inf = new RecordInfluence(D, trial % 3 == 0 ? 0 : 1);
-      double f2 = inf.firstRound() * inf.firstRound();
-      double l2 = inf.laterRound() * inf.laterRound();
       int k = 1 + rnd.nextInt(6);
       int r = 1 + rnd.nextInt(5);
       int steps = k * r;
       double[] a = new double[steps];
+      double[] grid = new double[steps];
       boolean[] bundles = new boolean[steps];
       for (int t = 0; t < a.length; t++) {
         a[t] = rnd.nextDouble(0.01, t < k ? 100 : 3);
+        grid[t] = trial % 2 == 0 ? 0 : rnd.nextDouble(0, 0.01);
         bundles[t] = t < k ? rnd.nextInt(4) > 0 : rnd.nextInt(5) == 0;
       }
+      double rootD = Math.sqrt(D);
       double peerWorst = 0;
       double wire = 0;
       int earliest = Integer.MAX_VALUE;
+      int earliestStep = Integer.MAX_VALUE;
       boolean any = false;
       for (int t = 1; t <= a.length; t++) {
         any |= bundles[t - 1];
@@ -201,10 +205,12 @@ class RingExposureTest {
         int p = (t0 - 1) % k + 1;
         int r0 = (t0 - 1) / k + 1;
         earliest = Math.min(earliest, r0);
+        earliestStep = Math.min(earliestStep, t0);
         double wireMu2 = 0;
         for (int q = r0; q <= r; q++) {
-          double sens2 = q == r0 ? f2 : l2;
-          wireMu2 += sens2 == 0 ? 0 : sens2 / a[k * (q - 1) + p - 1];
+          double sens = q == r0 ? inf.firstRound() : inf.laterRound();
+          int t = k * (q - 1) + p;
+          wireMu2 += sens == 0 ? 0 : Math.pow(sens + rootD * grid[t - 1], 2) / a[t - 1];
         }
         wire = Math.max(wire, wireMu2);
         for (int j = 1; j <= k; j++) {
@@ -230,13 +236,17 @@ class RingExposureTest {
             for (int s = sent + 1; s <= received; s++) {
               noise += a[s - 1];
             }
-            double sens2 = q == r0 ? f2 : l2;
-            mu2 += sens2 == 0 ? 0 : sens2 / noise;
+            double snap = 0;
+            for (int s = t; s <= received; s++) {
+              snap += rootD * grid[s - 1];
+            }
+            double sens = q == r0 ? inf.firstRound() : inf.laterRound();
+            mu2 += sens == 0 ? 0 : Math.pow(sens + snap, 2) / noise;
           }
           peerWorst = Math.max(peerWorst, mu2);
         }
       }
-      List<ObserverGuarantee> g = RingExposure.observers(k, r, a, bundles, inf, 1e-6, EPS, false);
+      List<ObserverGuarantee> g = RingExposure.observers(k, r, a, grid, bundles, inf, 1e-6, EPS, false);
       String where = "trial " + trial + ": K=" + k + ", R=" + r;
       if (k > 1) {
         double got = find(g, "another peer").mu() * find(g, "another peer").mu();
@@ -249,6 +259,9 @@ class RingExposureTest {
         total += v;
       }
       double influence = inf.firstRound() + (r - earliest) * inf.laterRound();
+      for (int s = earliestStep; s <= steps; s++) {
+        influence += rootD * grid[s - 1];
+      }
       assertEquals(influence / Math.sqrt(total), find(g, "final-model user").mu(), 1e-12, where);
     }
   }

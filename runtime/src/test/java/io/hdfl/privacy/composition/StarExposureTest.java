@@ -62,6 +62,31 @@ class StarExposureTest {
     assertEquals("a record learned in round 2", reader.worstCase());
   }
 
+  /**
+   * With the secure source a client snaps the model to its grid g before adding its noise, and an
+   * aggregator that adds noise snaps the average to its own g': a record moves an update by at most
+   * Δ + g√D and the global model by (Δ + g√D)/k + g'√D.
+   */
+  @Test
+  void theSnappingToTheNoiseGridCountsInTheSensitivity() {
+    int d = 10000;
+    RecordInfluence inf = new RecordInfluence(d, 1);
+    double[] added = {100, 100};
+    double[] present = {30, 40};
+    double[] grid = {1e-3, 2e-3};
+    double[] aggGrid = {0, 5e-4};
+    List<ObserverGuarantee> g = StarExposure.observers(new int[] {4, 4}, added, present, grid, aggGrid, inf, 1e-6, 1.0,
+        true);
+    ObserverGuarantee agg = g.stream().filter(o -> o.observer().equals("aggregator")).findFirst().orElseThrow();
+    assertEquals((inf.firstRound() + 2e-3 * 100) / Math.sqrt(100), agg.mu(), 1e-12);
+    double round1 = (inf.firstRound() + 1e-3 * 100) / 4 / Math.sqrt(30);
+    double round2 = ((inf.firstRound() + 2e-3 * 100) / 4 + 5e-4 * 100) / Math.sqrt(40);
+    assertEquals(Math.max(round1, round2), finalModelUser(g).mu(), 1e-12);
+    ObserverGuarantee plain = finalModelUser(StarExposure.observers(new int[] {4, 4}, added, present, inf, 1e-6, 1.0,
+        true));
+    assertTrue(finalModelUser(g).mu() > plain.mu());
+  }
+
   static ObserverGuarantee finalModelUser(List<ObserverGuarantee> g) {
     return g.stream().filter(o -> o.observer().equals("final-model user")).findFirst().orElseThrow();
   }

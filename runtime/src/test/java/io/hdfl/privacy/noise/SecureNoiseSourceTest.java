@@ -87,6 +87,12 @@ class SecureNoiseSourceTest {
     assertEquals(SecureNoiseSource.NAME, draw.source());
     double g = draw.gridStep();
     assertEquals(Math.scalb(1.0, 1 - 20), g, 0, "σ = 3: g = 2^(1 - 20)");
+    assertEquals(g, SecureNoiseSource.gridStep(9.0), 0, "what the privacy report counts");
+    assertEquals(0, SecureNoiseSource.gridStep(0), 0, "no noise, nothing snapped");
+    for (double v : new double[] {1e-6, 0.7, 4, 1e5, 3.3e9}) {
+      double step = SecureNoiseSource.gridStep(v);
+      assertTrue(step <= Math.sqrt(v) / (1 << 20) && step > Math.sqrt(v) / (1 << 21), "σ/2^21 < g <= σ/2^20 at " + v);
+    }
     for (int i = 0; i < model.length; i++) {
       if (i < 100 || i >= 900) {
         assertEquals(before[i], model[i], 0, "outside the range at " + i);
