@@ -185,6 +185,13 @@ final class PrivacyCommand implements Runnable {
       };
     }
 
+    /** The WARNING line when the classical calibration misses the headline ε (null: it holds). */
+    private static String calibrationWarning(NoiseSchedule s) {
+      return s.mode() == ScheduleMode.NONE ? null
+          : io.hdfl.privacy.composition.HeadlineCalibration.warning(s.parameters().epsilon(),
+              ScheduleExposure.calibrationDelta(s));
+    }
+
     private static boolean star(NoiseSchedule s) {
       return !s.mode().ring();
     }
@@ -201,9 +208,7 @@ final class PrivacyCommand implements Runnable {
         out.println("  - " + o.sentence());
       }
       boolean weaker = observers.stream().anyMatch(ObserverGuarantee::weakerThanHeadline);
-      String calibration = s.mode() == ScheduleMode.NONE ? null
-          : io.hdfl.privacy.composition.HeadlineCalibration.warning(s.parameters().epsilon(),
-              ScheduleExposure.reportDelta(s));
+      String calibration = calibrationWarning(s);
       if (calibration != null) {
         out.println("  " + calibration + ".");
       }
@@ -270,6 +275,7 @@ final class PrivacyCommand implements Runnable {
         g.writeNumberField("retrain_epochs", epochs);
         g.writeBooleanField("wire_encrypted", encrypted);
         g.writeStringField("noise", secure ? "secure" : "seeded");
+        g.writeStringField("calibration_warning", calibrationWarning(s));
         g.writeArrayFieldStart("observers");
         for (ObserverGuarantee o : observers) {
           g.writeStartObject();

@@ -109,6 +109,9 @@ final class PrivacyReportCommand implements Callable<Integer> {
     List<ObserverGuarantee> observers = LedgerExposure.observers(entries, epochs, wireEncrypted);
     LedgerEntry first = entries.get(0);
     double delta = LedgerExposure.reportDelta(entries);
+    String calibration = first.schedule() == LedgerEntry.Schedule.NONE ? null
+        : io.hdfl.privacy.composition.HeadlineCalibration.warning(first.epsilon(),
+            LedgerExposure.calibrationDelta(entries));
     if (json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("ledger", ledger.toString());
@@ -125,6 +128,7 @@ final class PrivacyReportCommand implements Callable<Integer> {
       m.put("unrecorded_releases", unrecorded);
       m.put("retrain_epochs", epochs);
       m.put("wire_encrypted", wireEncrypted);
+      m.put("calibration_warning", calibration);
       m.put("observers", observers.stream().map(ObserverGuarantee::toJson).toList());
       JsonOutput.print(out, m);
       return 0;
@@ -134,8 +138,6 @@ final class PrivacyReportCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  headline: every released model carries the noise the %s schedule requires "
         + "(Gaussian mechanism, sensitivity sqrt(D), epsilon = %s per release, D = %d)%n",
         first.schedule().name().toLowerCase(Locale.ROOT), first.epsilon(), first.dim());
-    String calibration = first.schedule() == LedgerEntry.Schedule.NONE ? null
-        : io.hdfl.privacy.composition.HeadlineCalibration.warning(first.epsilon(), delta);
     if (calibration != null) {
       out.println("  " + calibration);
     }

@@ -153,6 +153,7 @@ public final class DevicePeer {
     List<String> classNames = null;
     LiveData live = null;
     // from here on a stop closes the live source (a replayed file, an ingest connection, the Pi4J context)
+    Throwable stopped = null;
     try {
       if (cfg.signal() != null) {
         PeerConfig[] bound = {cfg};
@@ -369,9 +370,19 @@ public final class DevicePeer {
         transport.close();
         meter.meter().close();
       }
+    } catch (Exception | Error e) {
+      stopped = e;
+      throw e;
     } finally {
       if (live != null) {
-        live.close();
+        try {
+          live.close();
+        } catch (java.io.IOException | RuntimeException closing) {
+          if (stopped == null) {
+            throw closing;
+          }
+          stopped.addSuppressed(closing); // the reason the device stopped is the one it reports
+        }
       }
     }
   }

@@ -166,6 +166,11 @@ final class LiveData implements AutoCloseable {
         saveNormalization();
         return windows;
       }
+
+      @Override
+      public boolean ended() {
+        return stream.ended();
+      }
     };
   }
 

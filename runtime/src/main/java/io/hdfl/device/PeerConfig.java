@@ -255,7 +255,7 @@ public record PeerConfig(
    */
   private static int keptWindows(Keys k, Properties p, String role) {
     if (p.getProperty("window.keep") == null) {
-      return SignalConfig.DEFAULT_KEPT_WINDOWS;
+      return Math.max(SignalConfig.DEFAULT_KEPT_WINDOWS, k.integer("per-round", 100)); // a turn's windows, at least
     }
     if (!role.equals("ring")) {
       throw k.bad("window.keep", "applies to a ring peer (a " + role + " keeps no windows between rounds)");

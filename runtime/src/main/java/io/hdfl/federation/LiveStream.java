@@ -142,6 +142,7 @@ public final class LiveStream implements LocalStream, AutoCloseable {
   }
 
   /** Whether the source has ended (a replayed recording read to its end). */
+  @Override
   public synchronized boolean ended() {
     return ended;
   }

@@ -24,4 +24,12 @@ public interface LocalStream {
    * source has nothing to skip: what passed while the device was down is gone (the default).
    */
   default void resumeAfter(long taken) {}
+
+  /**
+   * Whether the data have ended for good (a replayed recording read to its end): no later round can
+   * be answered. A stored shard tells its shortfall by {@link #next}; a sensor or a broker never ends.
+   */
+  default boolean ended() {
+    return false;
+  }
 }

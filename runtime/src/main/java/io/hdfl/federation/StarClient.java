@@ -49,6 +49,8 @@ public final class StarClient implements AutoCloseable {
   private volatile int lastRound;
   /** The last round whose samples the data source failed to give (logged once per round). */
   private int failedRound;
+  /** Whether the data source has ended for good (logged once). */
+  private boolean sourceEnded;
   /** The first wait before an update is sent again: the aggregator's re-announce period. */
   static final long RESEND_AFTER = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(StarAggregator.REANNOUNCE_MILLIS);
   /** The update of {@link #lastRound} (unsealed) and whom it went to, sent again if that round is re-announced. */
@@ -224,12 +226,20 @@ public final class StarClient implements AutoCloseable {
     long cpu0 = threads.getCurrentThreadCpuTime();
     int round = env.round();
     EncodedSet fresh;
+    if (stream.ended()) {
+      sourceEnded(round, null);
+      return;
+    }
     try {
       fresh = stream.next(ctx.settings().perRound());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
     } catch (RuntimeException e) {
+      if (stream.ended()) {
+        sourceEnded(round, e.getMessage());
+        return;
+      }
       // the round stays unanswered: the aggregator announces it again while it waits, and the client tries again
       if (failedRound != round) {
         failedRound = round;
@@ -345,5 +355,19 @@ public final class StarClient implements AutoCloseable {
     closed = true;
     worker.stop();
     ctx.transport().close();
+  }
+
+  /**
+   * The data source has ended for good (a replayed recording read to its end): no round can be answered
+   * any more, so the source is not asked again; the federation goes on without this client (quorum,
+   * deadline) and it still takes the final model. Said once.
+   */
+  private void sourceEnded(int round, String why) {
+    if (!sourceEnded) {
+      sourceEnded = true;
+      LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": its data source has ended" + (why == null ? ""
+          : " (" + why + ")") + ": it answers no more rounds, from round " + round + " on, and waits for the final"
+          + " model");
+    }
   }
 }

@@ -67,6 +67,11 @@ final class RunSummary {
       b.append("Headline: each released model carries the noise the ").append(s.privacy().id())
           .append(" schedule requires for the samples it absorbed (Gaussian mechanism, sensitivity √D, ε = ")
           .append(s.params().epsilon()).append(" per release).\n\n");
+      String calibration = io.hdfl.privacy.composition.HeadlineCalibration.warning(s.params().epsilon(),
+          ScheduleExposure.calibrationDelta(schedule));
+      if (calibration != null) {
+        b.append("**").append(calibration).append(".**\n\n");
+      }
       b.append(s.encryption() != null
           ? "Hops were end-to-end encrypted (" + s.encryption().configName() + "): the broker and other subscribers see "
               + "no model in flight.\n\n"

@@ -214,6 +214,15 @@ class PrivacyCommandTest {
     CliRun one = CliRun.of("privacy", "schedule", "--mode", "privatedfl", "--dim", "2000", "--epsilon", "1",
         "--peers", "5", "--samples", "100", "--rounds", "3", "--retrain-epochs", "0");
     assertTrue(!one.out().contains("classical calibration"), one.out());
+    // at ε = 9 the final model's δ (5.6e-10) still meets it, but the first release, calibrated at
+    // δ0/N = 1.7e-6, has exact ε 9.06: it is flagged, in the JSON too
+    String[] nine = {"privacy", "schedule", "--mode", "privatedfl", "--dim", "2000", "--epsilon", "9", "--peers", "100",
+        "--samples", "600", "--rounds", "30", "--retrain-epochs", "0", "--json"};
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(CliRun.of(nine).out()).get("composition");
+    assertTrue(json.get("calibration_warning").asText().contains("at epsilon = 9.0 and delta = 1.67e-06"), json.toString());
+    nine[7] = "1";
+    json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(CliRun.of(nine).out()).get("composition");
+    assertTrue(json.get("calibration_warning").isNull(), json.toString());
   }
 
   @Test

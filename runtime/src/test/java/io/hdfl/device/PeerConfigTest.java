@@ -212,6 +212,8 @@ class PeerConfigTest {
     String live = A_RING_PEER.replace("data.train = d\n", "") + "data.source = synthetic-machining\nper-round = 40\n";
     Files.writeString(f, live);
     assertEquals(SignalConfig.DEFAULT_KEPT_WINDOWS, PeerConfig.read(f).signal().keptWindows());
+    Files.writeString(f, live.replace("per-round = 40", "per-round = 8000"));
+    assertEquals(8000, PeerConfig.read(f).signal().keptWindows(), "by default at least a turn's windows");
     Files.writeString(f, live + "window.keep = 40\n");
     assertEquals(40, PeerConfig.read(f).signal().keptWindows());
     assertEquals(f + ": 'window.keep' must be at least per-round (40): the windows of one turn are all retrained on,"

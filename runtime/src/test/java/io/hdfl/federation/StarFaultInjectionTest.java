@@ -150,6 +150,48 @@ class StarFaultInjectionTest {
     assertArrayEquals(reference.finalModel().toArray(), r.finalModel().toArray(), "the failure changed nothing");
   }
 
+  /**
+   * A client whose recording ends after round 1 cannot answer later rounds however often they are
+   * announced: it no longer asks its source for samples (it used to, and logged an error at each
+   * announcement saying it would try again), the round closes on the quorum of the others once its
+   * deadline passes (the aggregator re-announces it every 2 s meanwhile), and the run ends.
+   */
+  @Test
+  void aClientWhoseDataEndedStopsAskingAndTheRunGoesOnWithoutIt() throws Exception {
+    FederationSettings s = FederationFixture.star(ROUNDS, PER_ROUND).quorum(CLIENTS - 1)
+        .roundDeadline(Duration.ofMillis(4500)).build();
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    List<LocalStream> streams = new java.util.ArrayList<>();
+    for (int i = 0; i < CLIENTS; i++) {
+      SampleStream shard = new SampleStream(SHARDS.get(i), s.seed() ^ String.format("client-%03d", i + 1).hashCode());
+      boolean ends = i == 1;
+      streams.add(new LocalStream() {
+        @Override
+        public EncodedSet next(long count) {
+          if (ends) {
+            asked.incrementAndGet();
+          }
+          if (ended()) {
+            throw new java.io.UncheckedIOException(new java.io.IOException("the recording ended"));
+          }
+          return shard.next(count);
+        }
+
+        @Override
+        public boolean ended() {
+          return ends && shard.taken() >= PER_ROUND;
+        }
+      });
+    }
+    LoopbackBroker lb = new LoopbackBroker();
+    Simulation sim = Simulation.ofStreams(s, streams, FederationFixture.CLASSES, lb::connect, FederationFixture.K,
+        id -> new io.hdfl.privacy.noise.SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K));
+    Simulation.Result r = sim.run((round, model) -> { }, Duration.ofSeconds(30));
+    assertEquals(List.of(CLIENTS, CLIENTS - 1), RunAudit.star(r, s, PER_ROUND, "a client's data ended"),
+        "round 2 closed on the other three");
+    assertEquals(1, asked.get(), "asked for round 1's samples only, not at each announcement of round 2");
+  }
+
   /** Whether round 1's samples were taken from {@code shard} (so the next are round 2's). */
   private static boolean round2(SampleStream shard) {
     return shard.taken() == PER_ROUND;

@@ -19,7 +19,9 @@ public final class HeadlineCalibration {
 
   /**
    * A warning when one release's exact ε exceeds the headline {@code epsilon} at {@code delta}, naming
-   * both; null when the headline holds.
+   * both; null when the headline holds. Give the largest δ a release was calibrated at (the first
+   * update's, δ0 over the fewest samples): the classical calibration is furthest from its headline
+   * there.
    */
   public static String warning(double epsilon, double delta) {
     double exact = exactEpsilon(epsilon, delta);

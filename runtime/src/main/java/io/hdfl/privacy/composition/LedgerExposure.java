@@ -17,6 +17,15 @@ public final class LedgerExposure {
   private LedgerExposure() {}
 
   /** The δ of the report: δ0 over every sample the final model absorbed (counted as the schedules do). */
+  /**
+   * The largest δ an entry's noise was calibrated at, δ0 over the fewest samples any entry's model held:
+   * where the classical calibration is furthest from its headline ({@link HeadlineCalibration}).
+   */
+  public static double calibrationDelta(List<LedgerEntry> entries) {
+    long fewest = entries.stream().mapToLong(LedgerEntry::samplesTotal).filter(n -> n > 0).min().orElse(1);
+    return Math.min(0.5, entries.get(0).delta0() / fewest);
+  }
+
   public static double reportDelta(List<LedgerEntry> entries) {
     // the final model's samples: the ring's last step, the star's last aggregate (a client update
     // recorded late may come after it, and holds another count)

@@ -28,4 +28,18 @@ public record RecordInfluence(int dim, int retrainPassesPerRound) {
   public double laterRound() {
     return retrainPassesPerRound * Math.sqrt(2.0 * dim);
   }
+
+  /**
+   * √ of the model values in which two neighbouring models can differ after the record's releases over
+   * {@code rounds} rounds: snapping to a noise grid g can move each such value apart by g more
+   * ({@code SecureNoiseSource#gridStep}). Bundling changes the record's class vector (D values); each
+   * retraining pass can change two class vectors, so with E passes a round up to 1 + 2·E·rounds of
+   * them (the class count, which a ledger does not record, may be fewer).
+   */
+  public double snapRoot(int rounds) {
+    if (rounds < 1) {
+      throw new IllegalArgumentException("rounds must be >= 1, got " + rounds);
+    }
+    return Math.sqrt((1 + 2.0 * retrainPassesPerRound * rounds) * dim);
+  }
 }

@@ -72,7 +72,8 @@ public final class RingExposure {
    * the grid each step's noise was added on ({@code grid[t-1]}, 0 for continuous noise; the secure
    * source's {@code 2^(⌊log2 σ⌋−20)}). Before adding its noise a step snaps the model to its grid,
    * moving each value by at most half a step: a deterministic, non-linear change that can move two
-   * neighbouring models apart by up to g·√D more each time. So a release adds √D·Σ g over the steps
+   * neighbouring models apart by up to g·√n more each time, n the values the record can make differ
+   * ({@link RecordInfluence#snapRoot}: D without retraining). So a release adds √n·Σ g over the steps
    * from the record's step to the release's end to the record's influence (when the record influences
    * it at all): for the final model of a long ring that is every step after the record's.
    */
@@ -97,7 +98,7 @@ public final class RingExposure {
     }
     double[] prefix = prefixSums(added);
     double[] gridPrefix = prefixSums(grid);
-    double rootD = Math.sqrt(influence.dim());
+    double snapRoot = influence.snapRoot(rounds); // the values a record can make differ, over the whole run
     double total = prefix[steps];
     List<ObserverGuarantee> out = new ArrayList<>();
     // the final model holds all the noise: the earliest bundled record has the most influence on it
@@ -105,7 +106,7 @@ public final class RingExposure {
     int r0 = roundOf(earliest, peers);
     out.add(ObserverGuarantee.compose("final-model user", "the final model only",
         List.of(new GaussianRelease(influence.firstRound() + (rounds - r0) * influence.laterRound()
-            + rootD * (gridPrefix[steps] - gridPrefix[earliest - 1]), total, "final model after " + rounds + " rounds")),
+            + snapRoot * (gridPrefix[steps] - gridPrefix[earliest - 1]), total, "final model after " + rounds + " rounds")),
         delta, headlineEpsilon, r0 == 1 ? "" : "a record bundled in round " + r0));
     // A ring's ledger may bundle at every step: each case's μ² comes from sums over the rounds after
     // it (O(K·R) in all per observer), and only the worst case's releases are composed (ε grows with μ²).
@@ -118,7 +119,7 @@ public final class RingExposure {
         for (int t = 1; t <= steps; t++) {
           int end = windowEnd(t, d, peers, steps);
           window[t] = Math.max(0, prefix[end] - prefix[windowStart(t, d) - 1]);
-          snap[t] = rootD * (gridPrefix[end] - gridPrefix[t - 1]);
+          snap[t] = snapRoot * (gridPrefix[end] - gridPrefix[t - 1]);
         }
         Case c = worstCase(cases, peers, window, snap, influence);
         if (worst == null || c.muSquared() > worst.muSquared()) {
@@ -137,7 +138,7 @@ public final class RingExposure {
       double[] wireSnap = new double[steps + 1];
       for (int t = 1; t <= steps; t++) {
         wireVariance[t] = added[t - 1];
-        wireSnap[t] = rootD * grid[t - 1];
+        wireSnap[t] = snapRoot * grid[t - 1];
       }
       int worst = worstCase(cases, peers, wireVariance, wireSnap, influence).step();
       out.add(ObserverGuarantee.compose("wire reader",
@@ -239,7 +240,7 @@ public final class RingExposure {
       double v = Math.max(0, prefix[to] - prefix[from - 1]);
       String what = to == steps && t - d + peers - 1 > steps ? "the final model" : "the model of step " + to;
       rel.add(release(r == bundledIn ? inf.firstRound() : inf.laterRound(),
-          Math.sqrt(inf.dim()) * (gridPrefix[to] - gridPrefix[t - 1]), v, "round " + r + ": " + what
+          inf.snapRoot(rounds) * (gridPrefix[to] - gridPrefix[t - 1]), v, "round " + r + ": " + what
           + (from == 1 ? "" : " less its own of step " + (from - 1)) + " (steps " + from + ".." + to + ")"
           + (r == bundledIn && r > 1 ? ", the record's bundling" : "")));
     }
@@ -251,7 +252,7 @@ public final class RingExposure {
     List<GaussianRelease> rel = new ArrayList<>();
     for (int r = bundledIn; r <= rounds; r++) {
       int t = peers * (r - 1) + k;
-      rel.add(release(r == bundledIn ? inf.firstRound() : inf.laterRound(), Math.sqrt(inf.dim()) * grid[t - 1],
+      rel.add(release(r == bundledIn ? inf.firstRound() : inf.laterRound(), inf.snapRoot(rounds) * grid[t - 1],
           added[t - 1], "step " + t + ": this hop minus the previous one"));
     }
     return rel;

@@ -19,6 +19,14 @@ public final class ScheduleExposure {
   private ScheduleExposure() {}
 
   /** The report's δ for {@code schedule}. */
+  /**
+   * The largest δ a release of the schedule is calibrated at, δ0 over the first update's samples: where
+   * the classical calibration is furthest from its headline ({@link HeadlineCalibration}).
+   */
+  public static double calibrationDelta(NoiseSchedule schedule) {
+    return Math.min(0.5, schedule.parameters().delta0() / schedule.samplesPerUpdate());
+  }
+
   public static double reportDelta(NoiseSchedule schedule) {
     PrivacyParameters p = schedule.parameters();
     double samples = (double) schedule.peers() * schedule.samplesPerUpdate() * schedule.rounds();

@@ -17,7 +17,8 @@ import java.util.List;
  *       where the models are published and retained): it knows the global model of round r−1, which
  *       does not depend on a record learned in round r, so differencing the two leaves the record's
  *       influence divided by k_r with only the noise the k_r updates added (at least k_r·Γ_k^r/k_r²,
- *       the least-noised client's Γ for each; the aggregator adds none). Until the twenty-first session
+ *       the least-noised client's Γ for each; noise the aggregator adds is not counted, which can only
+ *       overstate ε). Until the twenty-first session
  *       the final-model user's figure was said to cover these readers too, which understated their ε
  *       in a round whose global model inherited noise (a review of the privacy code found it);
  *   <li><b>aggregator</b> (the clients' next hop): knows the global model it sent, so subtracting it
@@ -51,7 +52,8 @@ public final class StarExposure {
    * As above, with the grids the noise was added on in each round (0: continuous): {@code clientGrid}
    * the largest of the round's client updates, {@code aggregateGrid} the aggregator's (0 when it adds
    * none). A client snaps the model to its grid before adding its noise, which can move two
-   * neighbouring updates apart by up to g·√D more, and an aggregator that adds noise snaps the average.
+   * neighbouring updates apart by up to g·√n more (n the values a record can change, {@link
+   * RecordInfluence#snapRoot}), and an aggregator that adds noise snaps the average.
    */
   public static List<ObserverGuarantee> observers(int[] averaged, double[] clientAdded, double[] globalPresent,
       double[] clientGrid, double[] aggregateGrid, RecordInfluence influence, double delta, double headlineEpsilon,
@@ -66,14 +68,14 @@ public final class StarExposure {
         throw new IllegalArgumentException("need k >= 1 updates averaged in every round, got " + k);
       }
     }
-    double rootD = Math.sqrt(influence.dim());
+    double snapRoot = influence.snapRoot(1); // a record is learned in one round
     // a client's update: the record's influence plus its snapping; the global model: that averaged,
     // plus the aggregator's own snapping
     double[] update = new double[rounds];
     double[] global = new double[rounds];
     for (int r = 0; r < rounds; r++) {
-      update[r] = influence.firstRound() + rootD * clientGrid[r];
-      global[r] = update[r] / averaged[r] + rootD * aggregateGrid[r];
+      update[r] = influence.firstRound() + snapRoot * clientGrid[r];
+      global[r] = update[r] / averaged[r] + snapRoot * aggregateGrid[r];
     }
     List<ObserverGuarantee> out = new ArrayList<>();
     out.add(ObserverGuarantee.worstOf(rounds, r -> List.of(new GaussianRelease(global[r - 1],

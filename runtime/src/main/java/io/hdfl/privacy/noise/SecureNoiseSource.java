@@ -297,18 +297,19 @@ public final class SecureNoiseSource implements NoiseSource {
   }
 
   /**
-   * The exponent k of the grid step g = 2^k for noise σ: σ/g ∈ [2^20, 2^21). It depends on σ only
-   * (never on the model), since the grid can be read off the outputs.
-   */
-  /**
    * The grid an add of {@code variance} snaps the model to before adding its noise: 2^(⌊log2 σ⌋ − 20),
-   * at most σ/2^20; 0 for no noise (nothing is snapped). The privacy report adds √D times the steps'
-   * grids to a record's sensitivity ({@code RingExposure}, {@code StarExposure}).
+   * at most σ/2^20; 0 for no noise (nothing is snapped). The privacy report adds the steps' grids,
+   * times the root of the coordinates a record can make differ, to its sensitivity ({@code
+   * RingExposure}, {@code StarExposure}).
    */
   public static double gridStep(double variance) {
     return variance > 0 && variance < Double.POSITIVE_INFINITY ? Math.scalb(1.0, gridExponent(Math.sqrt(variance))) : 0;
   }
 
+  /**
+   * The exponent k of the grid step g = 2^k for noise σ: σ/g ∈ [2^20, 2^21). It depends on σ only
+   * (never on the model), since the grid can be read off the outputs.
+   */
   static int gridExponent(double sigma) {
     return Math.getExponent(sigma) - STEPS_PER_SIGMA_LOG2;
   }

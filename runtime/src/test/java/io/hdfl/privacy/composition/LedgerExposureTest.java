@@ -131,7 +131,7 @@ class LedgerExposureTest {
         assertEquals(expected.get(o).mu(), all.get(o).mu(), 0.0, source + ": " + all.get(o).sentence());
       }
       double total = 5e8 + 5e3 + 3e3 + 2e3;
-      double snaps = java.util.Arrays.stream(grid).sum() * Math.sqrt(D);
+      double snaps = java.util.Arrays.stream(grid).sum() * Math.sqrt((1 + 2 * 2) * D); // E = 1, R = 2
       assertEquals((inf.firstRound() + inf.laterRound() + snaps) / Math.sqrt(total), all.get(0).mu(), 1e-12, source
           + ": the final model, every step's snapping from step 1 on");
     }
@@ -139,10 +139,37 @@ class LedgerExposureTest {
 
   private static LedgerEntry entry(LedgerEntry.Kind kind, String peer, int round, double variance,
       List<String> contributors) {
+    return entry(kind, peer, round, variance, contributors, LedgerEntry.Source.SEEDED);
+  }
+
+  private static LedgerEntry entry(LedgerEntry.Kind kind, String peer, int round, double variance,
+      List<String> contributors, LedgerEntry.Source source) {
     boolean update = kind == LedgerEntry.Kind.UPDATE;
     return new LedgerEntry(LedgerEntry.FORMAT_VERSION, "f", peer, kind, LedgerEntry.Topology.STAR, round, round,
         10, 10L * round, update ? 1.0 : 1.0 / contributors.size(), variance, 0, update ? variance : 0, variance, 1.0,
-        1e-3, D, LedgerEntry.Schedule.FEDHDP, LedgerEntry.Source.SEEDED, true, contributors, "", "0".repeat(64), "t",
-        null);
+        1e-3, D, LedgerEntry.Schedule.FEDHDP, source, source == LedgerEntry.Source.SEEDED, contributors, "",
+        "0".repeat(64), "t", null);
+  }
+
+  /**
+   * A star ledger of the secure source: each round's largest client grid (from the most-noised
+   * update's variance) counts in an update's sensitivity, √(3D)·g with one retraining pass.
+   */
+  @Test
+  void aSecureStarLedgerCountsTheClientsNoiseGrid() {
+    List<LedgerEntry> ledger = new ArrayList<>();
+    double[] variances = {100, 400};
+    for (int c = 0; c < 2; c++) {
+      ledger.add(entry(LedgerEntry.Kind.UPDATE, "client-00" + (c + 1), 1, variances[c], List.of(),
+          LedgerEntry.Source.SECURE));
+    }
+    ledger.add(entry(LedgerEntry.Kind.AGGREGATE, "aggregator", 1, 0, Collections.nCopies(2, "0".repeat(64)),
+        LedgerEntry.Source.SECURE));
+    RecordInfluence inf = new RecordInfluence(D, 1);
+    double g = Math.scalb(1.0, Math.getExponent(Math.sqrt(400)) - 20); // σ = 20: 2^(4 − 20)
+    ObserverGuarantee aggregator = LedgerExposure.observers(ledger, 1, true).stream()
+        .filter(o -> o.observer().equals("aggregator")).findFirst().orElseThrow();
+    assertEquals((inf.firstRound() + g * Math.sqrt(3.0 * D)) / Math.sqrt(100), aggregator.mu(), 1e-12,
+        "the least noise, the largest grid");
   }
 }

@@ -170,14 +170,16 @@ class RingExposureTest {
    * model of each step s ≡ j (mod K) and receives that of each step e ≡ j−1, and the final model; for a
    * record's step t it differences the first model it receives at or after t against the last it sent
    * before t, or has only that receipt if it has sent none; the wire reader sees each step alone), with
-   * random noise grids: a release the record moves gains √D·g for each step from the record's to the
-   * release's end, the final model for every step from the earliest record's on.
+   * random noise grids: a release the record moves gains √n·g for each step from the record's to the
+   * release's end (n = (1 + 2ER)·D values it can make differ, D without retraining), the final model
+   * for every step from the earliest record's on.
    */
   @Test
   void theWorstCaseIsTheOneEveryCaseComposedWouldGive() {
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
     for (int trial = 0; trial < 300; trial++) {
-      RecordInfluence inf = new RecordInfluence(D, trial % 3 == 0 ? 0 : 1);
+      int epochs = trial % 3 == 0 ? 0 : 1;
+      RecordInfluence inf = new RecordInfluence(D, epochs);
       int k = 1 + rnd.nextInt(6);
       int r = 1 + rnd.nextInt(5);
       int steps = k * r;
@@ -189,7 +191,7 @@ class RingExposureTest {
         grid[t] = trial % 2 == 0 ? 0 : rnd.nextDouble(0, 0.01);
         bundles[t] = t < k ? rnd.nextInt(4) > 0 : rnd.nextInt(5) == 0;
       }
-      double rootD = Math.sqrt(D);
+      double rootD = Math.sqrt((1 + 2.0 * epochs * r) * D); // 1 + 2ER class vectors can differ
       double peerWorst = 0;
       double wire = 0;
       int earliest = Integer.MAX_VALUE;

@@ -33,4 +33,21 @@ class ScheduleConformanceTest {
       assertFalse(ScheduleConformance.addedMatches(0.7 * d.added(), expected, d.required(), d.presentBefore()), where);
     }
   }
+
+  /**
+   * The noise a step starts from is the one the entry before recorded, and present_after is
+   * present_before + added: both up to rounding only. A step that nudged present_before up by 1e-9
+   * of it (within the old tolerance) would add, at t = 10⁷, some 30 % less than its rule.
+   */
+  @Test
+  void theNoiseAStepStartsFromAndEndsWithAreCheckedUpToRounding() {
+    PrivacyParameters p = PrivacyParameters.withDelta0(2000, 1.0, 1e-3);
+    double present = p.requiredVariance(600L * 9_999_999L, 1);
+    assertTrue(ScheduleConformance.sameUpToRounding(present, present));
+    assertTrue(ScheduleConformance.sameUpToRounding(Math.nextUp(present), present));
+    assertFalse(ScheduleConformance.sameUpToRounding(present * (1 + 1e-9), present));
+    double added = p.c() * Math.log(1e7 / (1e7 - 1));
+    assertTrue(present * 1e-9 > 0.25 * added, "what the old tolerance let through: a quarter of the step and more");
+    assertTrue(ScheduleConformance.sameUpToRounding(present + added, p.requiredVariance(600L * 10_000_000L, 1)));
+  }
 }
