@@ -767,7 +767,15 @@ public final class RingPeer implements AutoCloseable {
     try {
       ModelEnvelope ack = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
       CompletableFuture<Void> f = pendingAcks.get(ack.step());
+      Handoff h = handoff;
       if (ack.kind() == ModelEnvelope.Kind.ACK && f != null && ctx.senderMatches(opened, ack, "an ack")) {
+        if (h != null && !h.peer().equals(ack.sender())) {
+          // only the peer the step was handed to can take it: another peer's ack (with hops encrypted, an
+          // admitted peer's) would end the hand-off with the model nowhere
+          LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored an ack of step " + ack.step() + " from "
+              + Roster.quoted(ack.sender()) + ": the step was handed to " + h.peer());
+          return;
+        }
         f.complete(null);
       }
     } catch (EnvelopeException e) {

@@ -53,6 +53,25 @@ class PeerKilledMidRunTest {
   }
 
   /**
+   * As above, while another peer's acks for the step peer-002 hands to the dying peer-003 keep
+   * arriving (peer-004's name, step 6): only the peer a step was handed to can take it, so peer-002
+   * still gives peer-003 up and hands the model to peer-004. Taken, such an ack ended the hand-off
+   * with the model nowhere and the ring stalled.
+   */
+  @Test
+  void anAckFromAnotherPeerThanTheOneHandedTheStepIsIgnored() throws Exception {
+    Topics topics = new Topics(RING.federation());
+    var spec = FederationFixture.spec();
+    byte[] forged = io.hdfl.codec.EnvelopeCodec.encode(new io.hdfl.codec.ModelEnvelope(
+        io.hdfl.codec.ModelEnvelope.Kind.ACK, RING.federation(), "peer-004", 2, 6, spec.kind().id(), spec.features(),
+        spec.basisSeed(), spec.dim(), FederationFixture.CLASSES, 0, 0, List.of(), null, null));
+    ringWithAPeerKilled("peer-003", DeliveryFaults.seeded(1).on(topics.ringInbox("peer-003")).killingAt(2),
+        List.of("1:peer-001", "1:peer-002", "1:peer-003", "1:peer-004", "2:peer-001", "2:peer-002", "2:peer-004",
+            "3:peer-001", "3:peer-002", "3:peer-004"),
+        forger -> forger.publish(topics.ringAck("peer-002", "peer-004"), forged, 1, false));
+  }
+
+  /**
    * peer-002 dies as the ack for its round-2 model arrives: peer-003 has taken the model and goes on
    * with it, so peer-002's round-2 entry is in the final model's lineage although peer-002 never
    * published it on its ledger topic (and the final model carries only the last four entries). The
@@ -72,6 +91,16 @@ class PeerKilledMidRunTest {
    * will fired.
    */
   private void ringWithAPeerKilled(String victim, DeliveryFaults dies, List<String> turnsExpected) throws Exception {
+    ringWithAPeerKilled(victim, dies, turnsExpected, null);
+  }
+
+  /** An action an outsider repeats every 20 ms over the run (null: none), with a connection of its own. */
+  interface Meanwhile {
+    void act(Transport outsider) throws Exception;
+  }
+
+  private void ringWithAPeerKilled(String victim, DeliveryFaults dies, List<String> turnsExpected, Meanwhile meanwhile)
+      throws Exception {
     int peers = 4;
     int perPeer = 30;
     Topics topics = new Topics(RING.federation());
@@ -81,7 +110,29 @@ class PeerKilledMidRunTest {
       Set<String> wills = watchWills(observer, topics);
       FaultyFederation net = new FaultyFederation(broker.uri(), RING,
           id -> id.equals(victim) ? dies : DeliveryFaults.seeded(1));
-      Simulation.Result r = FederationFixture.run(RING, FederationFixture.shards(peers, perPeer), net);
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread outsider = new Thread(() -> {
+        try (Transport t = MqttTransport.connect(MqttSettings.builder(broker.uri()).clientId("outsider").build())) {
+          while (!done.get()) {
+            meanwhile.act(t);
+            Thread.sleep(20);
+          }
+        } catch (Exception e) {
+          if (!done.get()) {
+            throw new IllegalStateException(e);
+          }
+        }
+      }, "outsider");
+      if (meanwhile != null) {
+        outsider.start();
+      }
+      Simulation.Result r;
+      try {
+        r = FederationFixture.run(RING, FederationFixture.shards(peers, perPeer), net);
+      } finally {
+        done.set(true);
+        outsider.join(5000);
+      }
       String context = "ring with " + victim + " killed";
       assertTrue(net.peer(victim).killed(), context);
       List<String> turns = RunAudit.ring(r, RING, perPeer, context);
