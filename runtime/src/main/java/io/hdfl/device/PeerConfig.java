@@ -159,7 +159,7 @@ public record PeerConfig(
       throw k.bad("noise", "must be secure or seeded");
     }
     Path base = file.toAbsolutePath().getParent();
-    SignalConfig signal = signal(k, p, role, base);
+    SignalConfig signal = signal(k, p, role, base, (int) settings.perRound());
     Path rosterDir = k.path("roster.dir", base) != null ? k.path("roster.dir", base)
         : k.requiredPath("state.dir", base).resolve("roster");
     Path federationKey = k.path("roster.federation.key", base);
@@ -253,15 +253,14 @@ public record PeerConfig(
    * {@code per-round} it collects between two turns). A star client learns {@code per-round} new windows
    * each round and keeps none, so the key is refused there, as with stored data.
    */
-  private static int keptWindows(Keys k, Properties p, String role) {
+  private static int keptWindows(Keys k, Properties p, String role, int perRound) {
     if (p.getProperty("window.keep") == null) {
-      return Math.max(SignalConfig.DEFAULT_KEPT_WINDOWS, k.integer("per-round", 100)); // a turn's windows, at least
+      return Math.max(SignalConfig.DEFAULT_KEPT_WINDOWS, perRound); // a turn's windows, at least
     }
     if (!role.equals("ring")) {
       throw k.bad("window.keep", "applies to a ring peer (a " + role + " keeps no windows between rounds)");
     }
     int keep = k.integer("window.keep", SignalConfig.DEFAULT_KEPT_WINDOWS);
-    int perRound = k.integer("per-round", 100);
     if (keep < perRound) {
       throw k.bad("window.keep", "must be at least per-round (" + perRound + "): the windows of one turn are all"
           + " retrained on, got " + keep);
@@ -270,7 +269,7 @@ public record PeerConfig(
   }
 
   /** {@code data.source} and its keys: null for {@code file} (the default). */
-  private static SignalConfig signal(Keys k, Properties p, String role, Path base) {
+  private static SignalConfig signal(Keys k, Properties p, String role, Path base, int perRound) {
     String source = k.text("data.source", "file");
     boolean hasSignalKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("signal."));
     boolean hasIngestKeys = p.stringPropertyNames().stream().anyMatch(key -> key.startsWith("ingest."));
@@ -289,7 +288,7 @@ public record PeerConfig(
       throw k.bad("data.source", "does not apply to an aggregator (it has no local data)");
     }
     int size = k.integer("window.size", 10);
-    int keep = keptWindows(k, p, role);
+    int keep = keptWindows(k, p, role, perRound);
     boolean mqtt = source.equals(SignalConfig.MQTT_JSON) || source.equals(SignalConfig.SPARKPLUG);
     String prefix = mqtt ? "ingest." : source.equals(SignalConfig.REPLAY) ? "replay." : "signal.";
     Properties sourceKeys = new Properties();
