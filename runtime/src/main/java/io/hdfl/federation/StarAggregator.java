@@ -341,19 +341,16 @@ public final class StarAggregator implements AutoCloseable {
     }
     String problem;
     try {
-      // what ledger verify will check of it (bar the signature), and a round not averaged here (round 0
+      // what ledger verify will check of it (the signature: entryProblem), and a round not averaged here (round 0
       // included) or too long ago to check: a line it would refuse is not recorded
       problem = ledger.lateUpdateProblem(LedgerCodec.parse(env.ledgerLines().get(0)));
     } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
       problem = "its ledger entry is malformed: " + e.getMessage();
     }
-    if (problem == null) { // its model is the one its entry describes, by its sender
+    if (problem == null) { // its model is the one its entry describes, signed by its sender
       problem = entryProblem(env, env.round(), ledger.chainTargetFor(LedgerEntry.Kind.UPDATE, env.round()),
           ledger.aggregateBefore(env.round()).map(a -> a.entry().samplesTotal()).orElse(0L),
           "the global model of round " + env.round());
-    }
-    if (problem == null) {
-      problem = ctx.ledgerSignatureProblem(env.ledgerLines().get(0), env.sender());
     }
     int most = mostLate();
     if (problem == null && lateHashes.size() >= most) {
@@ -405,7 +402,9 @@ public final class StarAggregator implements AutoCloseable {
    * Why {@code u} is not this client's update of round {@code r} as its ledger entry describes it, or
    * null if it is: the entry parses, has the federation's settings, is the sender's update of round r
    * chained to {@code chainTarget}; the model has the federation's class count and the noise state its
-   * entry records, and builds on {@code base} samples (those of {@code builtOn}).
+   * entry records, and builds on {@code base} samples (those of {@code builtOn}); with encrypted hops
+   * the entry is signed by the sender's key in the roster (an admitted client could otherwise put a
+   * line into the aggregator's ledger that {@code ledger verify} refuses).
    */
   private String entryProblem(ModelEnvelope u, int r, String chainTarget, long base, String builtOn) {
     LedgerEntry e;
@@ -434,7 +433,9 @@ public final class StarAggregator implements AutoCloseable {
       return "it does not build on " + builtOn + " (" + base + " samples absorbed; the update claims "
           + e.samplesNew() + " new of " + e.samplesTotal() + ")";
     }
-    return null;
+    // last: one signature check per update that passed everything else (with a roster only; without
+    // one, ledger verify checks it against the keys it is given)
+    return ctx.ledgerSignatureProblem(u.ledgerLines().get(0), u.sender());
   }
 
   /**

@@ -356,6 +356,40 @@ class PeerCommandTest {
     }
   }
 
+  /**
+   * An admitted client whose ledger entries are not signed by the key the aggregator's roster holds
+   * for it (here the aggregator's roster pins another Ed25519 key for cell-2; its X25519 key is right,
+   * so its sealed updates open): the aggregator takes none of its updates, on time or late, and its
+   * ledger, checked against its own roster, verifies. Before, on-time updates were averaged unchecked
+   * and the ledger held lines `ledger verify` refuses.
+   */
+  @Test
+  void anAggregatorTakesNoUpdateWhoseEntryIsNotSignedByTheSendersKeyInItsRoster() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String timing = "star.clients = 2\nfeatures = 10\nquorum = 1\ndeadline.seconds = 1";
+      List<Path> configs = List.of(config("agg", "aggregator", broker.uri(), timing),
+          config("cell-1", "star-client", broker.uri(), "per-round = 15"),
+          config("cell-2", "star-client", broker.uri(), "per-round = 15"));
+      enrol(configs);
+      Path aggRoster = Files.createDirectories(dir.resolve("roster-agg"));
+      try (var files = Files.list(dir.resolve("roster"))) {
+        for (Path f : files.toList()) {
+          Files.copy(f, aggRoster.resolve(f.getFileName()));
+        }
+      }
+      Files.delete(aggRoster.resolve("cell-2.pub"));
+      io.hdfl.privacy.ledger.PeerKeys.generate("cell-2").publish(aggRoster);
+      Files.writeString(configs.get(0), Files.readString(configs.get(0)).replace("roster.dir = roster\n",
+          "roster.dir = roster-agg\n"));
+      runAllOk(configs);
+      Verification v = new LedgerVerifier(KeyDirectory.open(aggRoster)).verify(dir.resolve("state/agg/ledger.jsonl"));
+      assertTrue(v.ok(), v.summary());
+      assertEquals(6, v.entries(), "3 rounds x (cell-1's update + 1 aggregate): " + v.summary());
+      assertTrue(!Files.readString(dir.resolve("state/agg/ledger.jsonl")).contains("\"peer\":\"cell-2\""),
+          "no entry of cell-2");
+    }
+  }
+
   @Test
   void starClientsLearnFromLiveSyntheticMachinesAndKeepTheirNormalization() throws Exception {
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The aggregator takes into a round's average only updates it can average: each forged update below
  * passes the envelope's checks and carries a ledger entry that parses, names its sender, has the
- * round and chains to the last aggregate (the aggregator checks no signature), yet is not what an
+ * round and chains to the last aggregate (hops are not encrypted: no roster, no signature check), yet is not what an
  * honest client sends. Every one is published just before client-001's real update of each round,
  * under client-001's name (or, for the last, client-002's): were one taken, the real one would be
  * dropped as a duplicate and the run would change, or the aggregation would throw and stop the
