@@ -78,6 +78,8 @@ public final class RingPeer implements AutoCloseable {
   private long knownLosses;
   private long reconnectedAt = System.nanoTime() - RECONNECT_GRACE.toNanos();
   private final io.hdfl.privacy.ledger.PrivacyLedger archive;
+  /** The settings every entry of this ring is signed under. */
+  private final io.hdfl.privacy.ledger.LedgerSettings ledgerSettings;
   /**
    * prev_hash of the chain entries this peer saw last: in a linear chain each parent is extended
    * once, so a model whose last entry extends an already extended parent is a fork (e.g. from a slow
@@ -123,6 +125,7 @@ public final class RingPeer implements AutoCloseable {
    */
   public RingPeer(PeerContext ctx, List<String> order, EncodedSet data, io.hdfl.privacy.ledger.PrivacyLedger archive) {
     this.archive = archive;
+    this.ledgerSettings = ctx.settings().ledgerSettings();
     this.ctx = ctx;
     this.order = List.copyOf(order);
     this.index = order.indexOf(ctx.id());
@@ -349,6 +352,12 @@ public final class RingPeer implements AutoCloseable {
           + " peers, " + ctx.settings().rounds() + " rounds)");
       return null;
     }
+    String problem = senderEntryProblem(env);
+    if (problem != null) {
+      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
+          + " (step " + env.step() + "): " + problem);
+      return null;
+    }
     long step = env.step() + 1;
     boolean fresh = step > lastStep; // else a duplicate of a step this peer already produced
     if (fresh) {
@@ -363,6 +372,48 @@ public final class RingPeer implements AutoCloseable {
       CrashPoints.reached("ring.persisted", step);
     }
     return new Received(env, fresh);
+  }
+
+  /**
+   * Why a received model is not what its sender's own ledger entry (the last line it carries) says it
+   * sent, or null if it is: the entry parses, has the federation's settings and is the sender's update
+   * of this step and round, recording the noise state the model claims (present variance, samples
+   * absorbed), which is what this peer calibrates its noise to; with encrypted hops it is signed by
+   * the sender's key in the roster. A model whose claimed noise disagreed with its entry was trained
+   * on and noised as the claim said (a forged higher variance: too little noise added, caught only by
+   * a later {@code ledger verify}). Only the first peer starts from no entry, and it sends none such.
+   */
+  private String senderEntryProblem(ModelEnvelope env) {
+    if (env.ledgerLines().isEmpty()) {
+      return "it carries no ledger entry (only the ring's first peer starts from none, on its own)";
+    }
+    String last = env.ledgerLines().get(env.ledgerLines().size() - 1);
+    // a model handed on past the end of the order is of the next round: its sender's entry is of the last
+    int sender = order.indexOf(env.sender());
+    int round = sender >= 0 && index <= sender ? env.round() - 1 : env.round();
+    if (LedgerCodec.recordsUpdate(last, ledgerSettings, env.sender(), round, env.step(), env.samplesAbsorbed(),
+        env.presentVariance())) {
+      return ctx.ledgerSignatureProblem(last, env.sender());
+    }
+    // not as an honest peer writes it: parsed, to say why (or to take a valid line in another form)
+    LedgerEntry e;
+    try {
+      e = LedgerCodec.parse(last);
+    } catch (LedgerFormatException ex) {
+      return "its last ledger line is malformed: " + ex.getMessage();
+    }
+    if (!ledgerSettings.matches(e)) {
+      return "its last ledger entry does not match the federation's ledger settings";
+    }
+    if (!e.peer().equals(env.sender()) || e.step() != env.step() || e.round() != round
+        || e.kind() != LedgerEntry.Kind.UPDATE) {
+      return "its last ledger entry is not its sender's update of step " + env.step() + " (round " + round + ")";
+    }
+    if (e.samplesTotal() != env.samplesAbsorbed() || Double.compare(e.presentAfter(), env.presentVariance()) != 0) {
+      return "its noise state (" + env.samplesAbsorbed() + " samples, variance " + env.presentVariance()
+          + ") is not the one its sender's ledger entry records (" + e.samplesTotal() + ", " + e.presentAfter() + ")";
+    }
+    return ctx.ledgerSignatureProblem(last, env.sender());
   }
 
   /** {@link #drop(ModelEnvelope)} with a logged reason. */

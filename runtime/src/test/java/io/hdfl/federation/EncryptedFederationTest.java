@@ -131,6 +131,40 @@ class EncryptedFederationTest {
     }
   }
 
+  /**
+   * A ring peer whose roster holds another signing key for its predecessor (the predecessor re-keyed,
+   * say) takes none of its models: each one's last ledger entry is not signed by that key, so the peer
+   * does not acknowledge, the predecessor skips it, and the ring finishes without it, every entry in
+   * the final model by a peer whose key the others hold. Before, the peer trained on such a model and
+   * chained its own entry to a line `ledger verify` refuses.
+   */
+  @Test
+  void aRingPeerTakesNoModelWhoseEntryIsNotSignedByItsSendersKeyInItsRoster() throws Exception {
+    List<String> ring = List.of("peer-0", "peer-1", "peer-2");
+    FederationSettings s = FederationFixture.ring(ScheduleMode.PRIVATEDFL, 2).encryption(HopAead.AES_256_GCM)
+        .ackTimeout(java.time.Duration.ofSeconds(1)).build();
+    List<EncodedSet> shards = FederationFixture.shards(ring.size(), 20);
+    java.util.Map<String, List<String>> signed = new java.util.concurrent.ConcurrentHashMap<>();
+    try (LoopbackRing r = LoopbackRing.start(s, ring, (i, ctx) -> new RingPeer(ctx, ring, shards.get(i))
+        .reportingEntries(signed.computeIfAbsent(ctx.id(), id -> new java.util.concurrent.CopyOnWriteArrayList<>())::add),
+        (id, keys) -> {
+          if (!id.equals("peer-1")) {
+            return keys;
+          }
+          java.util.Map<String, java.security.PublicKey> other = new java.util.HashMap<>(keys);
+          other.put("peer-0", io.hdfl.privacy.ledger.PeerKeys.generate("peer-0").publicKey());
+          return other;
+        })) {
+      ModelEnvelope fin = r.fin.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals(List.of(), signed.getOrDefault("peer-1", List.of()), "peer-1 trained on no model of peer-0");
+      assertEquals(2, signed.get("peer-0").size());
+      assertEquals(2, signed.get("peer-2").size());
+      for (String line : fin.ledgerLines()) {
+        assertTrue(!io.hdfl.privacy.ledger.LedgerCodec.parse(line).peer().equals("peer-1"), line);
+      }
+    }
+  }
+
   @Test
   void anOutsiderCannotInjectAModel() throws Exception {
     List<EncodedSet> shards = FederationFixture.shards(PEERS, PER_PEER);

@@ -95,6 +95,12 @@ final class ForgingTransport extends ForwardingTransport {
         u.basisSeed(), u.dim(), classes, present, samples, u.ledgerLines(), null, prototypes);
   }
 
+  /** {@code u} carrying other ledger lines. */
+  static ModelEnvelope withLines(ModelEnvelope u, java.util.List<String> lines) {
+    return new ModelEnvelope(u.kind(), u.federation(), u.sender(), u.round(), u.step(), u.encoder(), u.features(),
+        u.basisSeed(), u.dim(), u.classes(), u.presentVariance(), u.samplesAbsorbed(), lines, null, u.prototypes());
+  }
+
   /** {@code u} at another round and step. */
   static ModelEnvelope at(ModelEnvelope u, int round, long step) {
     return new ModelEnvelope(u.kind(), u.federation(), u.sender(), round, step, u.encoder(), u.features(),

@@ -5,11 +5,16 @@ import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.privacy.ledger.LedgerCodec;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.noise.SeededNoiseSource;
+import io.hdfl.security.HopCipher;
+import io.hdfl.security.HopKeys;
+import io.hdfl.security.Roster;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.Transport;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
@@ -35,14 +40,38 @@ final class LoopbackRing implements AutoCloseable {
    */
   static LoopbackRing start(FederationSettings s, List<String> ids, BiFunction<Integer, PeerContext, RingPeer> peer)
       throws Exception {
+    return start(s, ids, peer, (id, keys) -> keys);
+  }
+
+  /**
+   * As {@link #start(FederationSettings, List, BiFunction)}; with encrypted hops ({@code s.encryption()})
+   * every peer gets fresh keys, and peer {@code id} a roster with the signing keys {@code view} makes of
+   * the true ones.
+   */
+  static LoopbackRing start(FederationSettings s, List<String> ids, BiFunction<Integer, PeerContext, RingPeer> peer,
+      BiFunction<String, Map<String, java.security.PublicKey>, Map<String, java.security.PublicKey>> view)
+      throws Exception {
     LoopbackBroker broker = new LoopbackBroker();
     Topics topics = new Topics(s.federation());
+    Map<String, PeerKeys> signing = new LinkedHashMap<>();
+    Map<String, HopKeys> hops = new LinkedHashMap<>();
+    Map<String, java.security.PublicKey> agreement = new LinkedHashMap<>();
+    Map<String, java.security.PublicKey> verifying = new LinkedHashMap<>();
+    for (String id : ids) {
+      signing.put(id, PeerKeys.generate(id));
+      hops.put(id, HopKeys.generate(id));
+      agreement.put(id, hops.get(id).publicKey());
+      verifying.put(id, signing.get(id).publicKey());
+    }
     List<PeerContext> contexts = new ArrayList<>();
     for (String id : ids) {
       Transport t = broker.connect(id);
-      contexts.add(new PeerContext(id, s, t, PeerKeys.generate(id),
+      HopCipher cipher = s.encryption() == null ? null
+          : new HopCipher(s.federation(), hops.get(id),
+          Roster.of(agreement, view.apply(id, Map.copyOf(verifying))), s.encryption());
+      contexts.add(new PeerContext(id, s, t, signing.get(id),
           new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K), FederationFixture.K,
-          new MetricsPublisher(t, topics, id), new FrameChannel(t, 0)));
+          new MetricsPublisher(t, topics, id), new FrameChannel(t, 0), cipher));
     }
     LoopbackRing ring = new LoopbackRing(broker.connect("observer"));
     ring.observer.subscribe(topics.finalModel(), 1, (t, p, r) -> {

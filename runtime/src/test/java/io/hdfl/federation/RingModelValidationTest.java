@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
  * one at the run's last step and one beyond it (taken, they would have made every real model look
  * like a duplicate of a step already taken, and left a journal entry a device's restart refuses),
  * one of round 0 and one with a class fewer than the peers' data (its training threw on the worker
- * and stayed in the journal). The run must end as one without them, bit for bit.
+ * and stayed in the journal); one claiming more noise than its sender's ledger entry records, one
+ * whose last line is not its sender's entry and one whose entry is altered (taken before each real
+ * model, they made it a duplicate: peer-002 calibrated its noise to the claim). The run must end as
+ * one without them, bit for bit.
  */
 class RingModelValidationTest {
   private static final int PEERS = 3;
@@ -34,9 +37,15 @@ class RingModelValidationTest {
             ForgingTransport.at(u, ROUNDS, steps),
             ForgingTransport.at(u, ROUNDS, 1_000_000_000_000_000_000L),
             ForgingTransport.at(u, 0, u.step()),
-            ForgingTransport.oneClassFewer(u)), forgers));
+            ForgingTransport.oneClassFewer(u),
+            // more noise claimed than its sender's entry records: the next peer would add too little
+            ForgingTransport.with(u, u.classes(), u.prototypes(), u.presentVariance() * 2, u.samplesAbsorbed()),
+            // without its sender's entry (the line before it last), and without any
+            ForgingTransport.withLines(u, u.ledgerLines().subList(0, u.ledgerLines().size() - 1)),
+            ForgingTransport.withLines(u, altered(u.ledgerLines()))),
+            forgers));
 
-    assertEquals(ROUNDS * 4, forgers.get(0).sent().size(), "every forgery at each of peer-001's hand-offs: "
+    assertEquals(ROUNDS * 7, forgers.get(0).sent().size(), "every forgery at each of peer-001's hand-offs: "
         + forgers.get(0).sent());
     Simulation.Result honest = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
     assertArrayEquals(honest.finalModel().toArray(), r.finalModel().toArray(), "the forgeries changed nothing");
@@ -45,5 +54,14 @@ class RingModelValidationTest {
       assertEquals(i + 1, r.ledger().get(i).entry().step());
       assertEquals(honest.ledger().get(i).entry().addedVariance(), r.ledger().get(i).entry().addedVariance());
     }
+  }
+
+  /** {@code lines} whose last entry records one sample more than its model has absorbed. */
+  private static List<String> altered(List<String> lines) {
+    List<String> out = new java.util.ArrayList<>(lines);
+    String last = out.get(out.size() - 1);
+    long total = io.hdfl.privacy.ledger.LedgerCodec.parse(last).samplesTotal();
+    out.set(out.size() - 1, last.replace("\"samples_total\":" + total + ",", "\"samples_total\":" + (total + 1) + ","));
+    return out;
   }
 }

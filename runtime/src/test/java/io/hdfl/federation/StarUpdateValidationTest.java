@@ -103,9 +103,7 @@ class StarUpdateValidationTest {
   }
 
   private static ModelEnvelope withEntry(ModelEnvelope u, String line) {
-    return new ModelEnvelope(u.kind(), u.federation(), u.sender(), u.round(), u.step(), u.encoder(), u.features(),
-        u.basisSeed(), u.dim(), u.classes(), u.presentVariance(), u.samplesAbsorbed(), List.of(line), null,
-        u.prototypes());
+    return ForgingTransport.withLines(u, List.of(line));
   }
 
   /** {@code e} as {@code peer}'s with {@code samplesTotal}, keeping its (now wrong) signature. */

@@ -224,6 +224,51 @@ public final class LedgerCodec {
     return start;
   }
 
+  /**
+   * Whether {@code line}, as this codec writes it, is {@code peer}'s update of {@code round} and
+   * {@code step} under {@code settings}, recording {@code samplesTotal} samples absorbed and
+   * {@code presentAfter} as the variance present after it; read from the text without parsing the line
+   * (a ring peer checks its sender's entry for every model it receives, and a cold JSON parse costs it
+   * some 0.1 ms). The line must start with the canonical head up to {@code samples_new}; from there to
+   * {@code schedule} a canonical line holds only numbers, and a JSON string cannot hold an unescaped
+   * {@code ,"}, so the first {@code samples_total} and {@code variance_present_after} keys found are
+   * the line's own, and must be followed by the expected values and settings. False for anything else,
+   * a valid line not in canonical form included (parse it to tell): true only where {@link #parse}
+   * would read these very fields, unless the line repeats a key (which {@link #parse}, and so {@code
+   * ledger verify}, refuses).
+   */
+  public static boolean recordsUpdate(String line, LedgerSettings settings, String peer, int round, long step,
+      long samplesTotal, double presentAfter) {
+    if (!Double.isFinite(presentAfter)) {
+      return false;
+    }
+    StringBuilder b = new StringBuilder(160);
+    b.append("{\"v\":").append(LedgerEntry.FORMAT_VERSION);
+    string(b, "federation", settings.federation());
+    string(b, "peer", peer);
+    string(b, "kind", LedgerEntry.Kind.UPDATE.wire());
+    string(b, "topology", settings.topology().wire());
+    b.append(",\"round\":").append(round).append(",\"step\":").append(step).append(",\"samples_new\":");
+    if (!line.startsWith(b.toString())) {
+      return false;
+    }
+    int from = b.length();
+    String total = ",\"samples_total\":" + samplesTotal + ",";
+    int at = line.indexOf(",\"samples_total\":", from);
+    if (at < 0 || !line.startsWith(total, at)) {
+      return false;
+    }
+    b.setLength(0);
+    number(b, "variance_present_after", presentAfter);
+    number(b, "epsilon", settings.params().epsilon());
+    number(b, "delta0", settings.params().delta0());
+    b.append(",\"dim\":").append(settings.params().dim());
+    string(b, "schedule", settings.schedule().wire());
+    b.append(",\"");
+    at = line.indexOf(",\"variance_present_after\":", at + total.length() - 1);
+    return at >= 0 && line.startsWith(b.toString(), at);
+  }
+
   /** SHA-256 of the line's bytes (without newline), lower-case hex: the next entry's prev_hash. */
   public static String hash(String line) {
     // digest() leaves the digest reset for the next line

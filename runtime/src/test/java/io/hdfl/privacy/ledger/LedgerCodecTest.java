@@ -107,6 +107,64 @@ class LedgerCodecTest {
         Source.SEEDED, true, List.of(), List.of(), "r", "0".repeat(64), base.timestamp(), null)));
   }
 
+  /**
+   * recordsUpdate, the ring's textual check of a sender's entry, says true exactly when the parser
+   * reads the same settings, peer, round, step, samples_total and variance_present_after from the line:
+   * random ring updates (with and without samples_bundled, reasons that spell the keys out), each
+   * field changed by one, and the line in a form the parser takes but no peer writes (false: the
+   * caller then parses it).
+   */
+  @Test
+  void recordsUpdateReadsTheFieldsAsTheParserDoes() {
+    SplittableRandom r = new SplittableRandom(7);
+    for (int i = 0; i < 300; i++) {
+      int dim = 1 + r.nextInt(20000);
+      double eps = r.nextDouble(0.01, 10);
+      double delta0 = r.nextDouble(1e-9, 0.1);
+      LedgerSettings settings = new LedgerSettings("fed-" + r.nextInt(3), Topology.RING,
+          r.nextBoolean() ? Schedule.PRIVATEDFL : Schedule.BLACKBOX,
+          io.hdfl.privacy.PrivacyParameters.withDelta0(dim, eps, delta0));
+      int round = 1 + r.nextInt(40);
+      long step = 1 + r.nextLong(1L << 40);
+      long total = 1 + r.nextLong(1L << 50);
+      long fresh = 1 + r.nextLong(Math.min(total, 1000));
+      long bundled = round > 1 && r.nextBoolean() ? 1 + r.nextLong(fresh) : 0;
+      double after = r.nextBoolean() ? r.nextDouble() * Math.pow(10, r.nextInt(-5, 25)) : 0.0;
+      String reason = r.nextBoolean() ? "required" : ",\"samples_total\":" + total + ",\"variance_present_after\":1.0,";
+      LedgerEntry e = new LedgerEntry(1, settings.federation(), "peer-" + r.nextInt(100), Kind.UPDATE, Topology.RING,
+          round, step, fresh, total, bundled, 1.0, after, after / 2, after / 2, after, eps, delta0, dim,
+          settings.schedule(), Source.SECURE, false, List.of(), List.of(), reason, "0".repeat(64),
+          "2026-11-28T09:00:00.000Z", null);
+      String line = LedgerCodec.line(LedgerCodec.body(e), SIG);
+      LedgerEntry parsed = LedgerCodec.parse(line);
+      assertTrue(settings.matches(parsed) && parsed.presentAfter() == after && parsed.samplesTotal() == total);
+      assertTrue(LedgerCodec.recordsUpdate(line, settings, e.peer(), round, step, total, after), line);
+      String p = e.peer();
+      assertTrue(!LedgerCodec.recordsUpdate(line, settings, p + "0", round, step, total, after));
+      assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round + 1, step, total, after));
+      assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step - 1, total, after));
+      assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total + 1, after));
+      assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total, Math.nextUp(after)));
+      assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total, Double.NaN));
+      for (LedgerSettings other : List.of(
+          new LedgerSettings(settings.federation() + "x", Topology.RING, settings.schedule(), settings.params()),
+          new LedgerSettings(settings.federation(), Topology.STAR, settings.schedule(), settings.params()),
+          new LedgerSettings(settings.federation(), Topology.RING, Schedule.NONE, settings.params()),
+          new LedgerSettings(settings.federation(), Topology.RING, settings.schedule(),
+              io.hdfl.privacy.PrivacyParameters.withDelta0(dim + 1, eps, delta0)),
+          new LedgerSettings(settings.federation(), Topology.RING, settings.schedule(),
+              io.hdfl.privacy.PrivacyParameters.withDelta0(dim, Math.nextUp(eps), delta0)),
+          new LedgerSettings(settings.federation(), Topology.RING, settings.schedule(),
+              io.hdfl.privacy.PrivacyParameters.withDelta0(dim, eps, Math.nextUp(delta0))))) {
+        assertTrue(!other.matches(parsed));
+        assertTrue(!LedgerCodec.recordsUpdate(line, other, p, round, step, total, after), other.toString());
+      }
+      String spaced = line.replace("\"samples_total\":", "\"samples_total\": ");
+      assertEquals(total, LedgerCodec.parse(spaced).samplesTotal(), "the parser takes it");
+      assertTrue(!LedgerCodec.recordsUpdate(spaced, settings, p, round, step, total, after));
+    }
+  }
+
   @Test
   void prevHashIsReadTextuallyAsTheParserReadsIt() {
     String prev = "3f".repeat(32);
