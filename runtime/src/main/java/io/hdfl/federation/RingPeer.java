@@ -47,6 +47,14 @@ public final class RingPeer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.hdfl.federation");
   private static final int ACK_ATTEMPTS = 2;
   /**
+   * How many times one hand-off is sent again at once because its peer announced itself online. A peer
+   * that restarts comes back once, and this allows for a few more restarts while the hand-off waits;
+   * beyond that an announcement no longer cuts the ack timeout short. Announcements are not
+   * authenticated: forged "online" announcements for a dead peer held its hand-off for ever (never
+   * counted as unanswered) and made this peer publish its model once per announcement.
+   */
+  static final int MOST_COMEBACKS = 3;
+  /**
    * After this peer's own connection came back, unanswered hand-offs do not count for this long: the
    * outage was probably the broker's, and the other peers are reconnecting too (Paho's back-off
    * reaches {@code MqttSettings#maxReconnectDelay}, 8 s by default).
@@ -252,7 +260,8 @@ public final class RingPeer implements AutoCloseable {
 
   /**
    * Tells this peer that {@code id} announced itself online (a device restarted): if a hand-off is
-   * waiting for that peer's ack, the model is sent again now rather than after the ack timeout.
+   * waiting for that peer's ack, the model is sent again now rather than after the ack timeout (at
+   * most {@link #MOST_COMEBACKS} times a hand-off).
    */
   public void peerOnline(String id) {
     Handoff h = handoff;
@@ -376,10 +385,11 @@ public final class RingPeer implements AutoCloseable {
 
   /**
    * Why a received model is not what its sender's own ledger entry (the last line it carries) says it
-   * sent, or null if it is: the entry parses, has the federation's settings and is the sender's update
-   * of this step and round, recording the noise state the model claims (present variance, samples
-   * absorbed), which is what this peer calibrates its noise to; with encrypted hops it is signed by
-   * the sender's key in the roster. A model whose claimed noise disagreed with its entry was trained
+   * sent, or null if it is: the entry has the federation's settings and is the sender's update of this
+   * step and round, recording the noise state the model claims (present variance, samples absorbed),
+   * which is what this peer calibrates its noise to; with encrypted hops it is signed by the sender's
+   * key in the roster. (Read as {@link LedgerCodec#recordsUpdate} reads it: a line that does not parse
+   * may pass, and {@code ledger verify} refuses it.) A model whose claimed noise disagreed with its entry was trained
    * on and noised as the claim said (a forged higher variance: too little noise added, caught only by
    * a later {@code ledger verify}). Only the first peer starts from no entry, and it sends none such.
    */
@@ -705,6 +715,7 @@ public final class RingPeer implements AutoCloseable {
    */
   private boolean deliver(String nextId, byte[] frame, long step) throws SealException, InterruptedException {
     int unanswered = 0;
+    int comebacks = 0;
     while (unanswered < ACK_ATTEMPTS) {
       noteReconnects();
       long losses = ctx.transport().connectionLosses();
@@ -715,14 +726,17 @@ public final class RingPeer implements AutoCloseable {
       try {
         ctx.frames().publish(topics.ringIn(nextId, ctx.id()), ctx.sealFor(nextId, frame), 1, false);
         CrashPoints.reached("ring.forwarded", step);
-        CompletableFuture.anyOf(acked, online).get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        (comebacks < MOST_COMEBACKS ? CompletableFuture.anyOf(acked, online) : acked)
+            .get(ctx.settings().ackTimeout().toMillis(), TimeUnit.MILLISECONDS);
         if (acked.isDone()) {
           CrashPoints.reached("ring.ack-received", step);
           return true;
         }
         // the next peer restarted (and subscribed) since: send again now, not counted as unanswered
+        comebacks++;
         LOG.log(System.Logger.Level.INFO, "peer " + ctx.id() + ": " + nextId + " came back online; handing it step "
-            + step + " again");
+            + step + " again" + (comebacks < MOST_COMEBACKS ? "" : " (the last time an announcement of it cuts the "
+            + "wait for its ack short during this hand-off)"));
       } catch (TransportException e) {
         LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": could not hand step " + step + " to " + nextId + " ("
             + e.getMessage() + "); retrying once reconnected");

@@ -58,6 +58,13 @@ public final class StarClient implements AutoCloseable {
   private String lastUpdateTo;
   private long lastSentAt;
   private long resendAfter;
+  /**
+   * When an announcement of the aggregator last made this client send its update again: at most once
+   * every {@link #RESEND_AFTER} (announcements are not authenticated, and a flood of forged ones queued
+   * a publish of the update each).
+   */
+  private final java.util.concurrent.atomic.AtomicLong lastComeback =
+      new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - RESEND_AFTER);
   private volatile boolean closed;
   private Checkpointer<ClientCheckpoint> checkpoints = Checkpointer.none();
   /** This device's record of the updates it released (null: none kept, as in a simulation). */
@@ -162,12 +169,18 @@ public final class StarClient implements AutoCloseable {
 
   /**
    * Tells this client that {@code id} announced itself online: when that is the aggregator it
-   * publishes its last update again, since a restarted aggregator lost the updates it held.
+   * publishes its last update again, since a restarted aggregator lost the updates it held (at most
+   * once every {@link #RESEND_AFTER}).
    */
   public void peerOnline(String id) {
     ClientCheckpoint c = committed;
     if (c != null && c.aggregator().equals(id) && !closed) {
-      worker.execute(this::republish);
+      long now = System.nanoTime();
+      long last = lastComeback.get();
+      // a restarted aggregator also announces its round again until the update comes: nothing is lost
+      if (now - last >= RESEND_AFTER && lastComeback.compareAndSet(last, now)) {
+        worker.execute(this::republish);
+      }
     }
   }
 

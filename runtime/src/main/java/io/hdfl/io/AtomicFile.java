@@ -53,11 +53,16 @@ public final class AtomicFile {
    * @throws FileAlreadyExistsException if {@code target} exists: secrets are never overwritten
    */
   public static void createOwnerOnly(Path target, byte[] bytes) throws IOException {
+    createOwnerOnly(target, out -> out.write(bytes));
+  }
+
+  /** {@link #createOwnerOnly(Path, byte[])} with what {@code content} writes. */
+  static void createOwnerOnly(Path target, Content content) throws IOException {
     Path abs = target.toAbsolutePath();
-    if (Files.exists(abs)) {
+    if (Files.exists(abs)) { // early, before anything is written; the link below decides
       throw new FileAlreadyExistsException(abs.toString(), null, "refusing to overwrite it");
     }
-    commit(abs, out -> out.write(bytes), false, ownerOnly(abs.getParent()));
+    commit(abs, content, false, ownerOnly(abs.getParent()));
   }
 
   /**
@@ -191,22 +196,39 @@ public final class AtomicFile {
         out.flush();
         ch.force(true);
       }
-      StandardCopyOption[] opts = replace
-          ? new StandardCopyOption[] {StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING}
-          : new StandardCopyOption[] {StandardCopyOption.ATOMIC_MOVE};
-      try {
-        Files.move(tmp, abs, opts);
-      } catch (AtomicMoveNotSupportedException e) {
-        if (replace) {
+      if (replace) {
+        try {
+          Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
           Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-        } else {
-          Files.move(tmp, abs);
         }
+      } else {
+        createOnly(tmp, abs);
       }
       syncDirectory(dir);
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /**
+   * Puts the written {@code tmp} in place as {@code target} only if no {@code target} exists: a hard
+   * link, which the file system refuses atomically for an existing name (a rename replaces it, even
+   * without REPLACE_EXISTING: two devices' {@code --init} at once could each write a key and the second
+   * replace the first one's, whose public half was already printed). Where the file system has no hard
+   * links, a move that checks first.
+   */
+  private static void createOnly(Path tmp, Path target) throws IOException {
+    try {
+      Files.createLink(target, tmp);
+      Files.delete(tmp); // before the directory's fsync: no second name of the secret survives a crash
+      return;
+    } catch (FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(target.toString(), null, "refusing to overwrite it");
+    } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+      // no hard links here (a FAT volume, say): below
+    }
+    Files.move(tmp, target); // fails if target exists (checked just before, not atomically)
   }
 
   private static FileAttribute<?>[] ownerOnly(Path dir) {

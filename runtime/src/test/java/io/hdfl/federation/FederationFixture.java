@@ -69,7 +69,16 @@ final class FederationFixture {
     return true;
   }
 
-  static FederationSettings.Builder ring(ScheduleMode mode, int rounds) {
+  /** A peer's context on {@code broker}: fresh keys, seeded noise, no hop encryption, no packet limit. */
+  static PeerContext context(String id, FederationSettings s, io.hdfl.transport.LoopbackBroker broker)
+      throws Exception {
+    io.hdfl.transport.Transport t = broker.connect(id);
+    return new PeerContext(id, s, t, io.hdfl.privacy.ledger.PeerKeys.generate(id),
+        new SeededNoiseSource(id.hashCode(), K), K, new MetricsPublisher(t, new Topics(s.federation()), id),
+        new FrameChannel(t, 0));
+  }
+
+    static FederationSettings.Builder ring(ScheduleMode mode, int rounds) {
     return FederationSettings.builder().topology(Topology.RING).privacy(mode)
         .params(PrivacyParameters.withDelta0(DIM, 1.0, 1e-3)).encoder(spec()).rounds(rounds).retrainEpochs(1)
         .ackTimeout(Duration.ofSeconds(5)).federation("test").seed(11);

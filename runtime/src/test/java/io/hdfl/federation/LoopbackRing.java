@@ -28,9 +28,12 @@ final class LoopbackRing implements AutoCloseable {
   /** The step of each entry published on a ledger topic, in arrival order. */
   final List<Long> ledgerSteps = new CopyOnWriteArrayList<>();
   final CompletableFuture<ModelEnvelope> fin = new CompletableFuture<>();
+  /** The broker the ring talks through (for a test's own observers). */
+  final LoopbackBroker broker;
   private final Transport observer;
 
-  private LoopbackRing(Transport observer) {
+  private LoopbackRing(LoopbackBroker broker, Transport observer) {
+    this.broker = broker;
     this.observer = observer;
   }
 
@@ -51,6 +54,16 @@ final class LoopbackRing implements AutoCloseable {
   static LoopbackRing start(FederationSettings s, List<String> ids, BiFunction<Integer, PeerContext, RingPeer> peer,
       BiFunction<String, Map<String, java.security.PublicKey>, Map<String, java.security.PublicKey>> view)
       throws Exception {
+    return start(s, ids, peer, view, (id, t) -> t);
+  }
+
+  /**
+   * As {@link #start(FederationSettings, List, BiFunction, BiFunction)}, peer {@code id} talking through
+   * the transport {@code wrap} makes of its connection (a fault-injecting one, say).
+   */
+  static LoopbackRing start(FederationSettings s, List<String> ids, BiFunction<Integer, PeerContext, RingPeer> peer,
+      BiFunction<String, Map<String, java.security.PublicKey>, Map<String, java.security.PublicKey>> view,
+      BiFunction<String, Transport, Transport> wrap) throws Exception {
     LoopbackBroker broker = new LoopbackBroker();
     Topics topics = new Topics(s.federation());
     Map<String, PeerKeys> signing = new LinkedHashMap<>();
@@ -65,7 +78,7 @@ final class LoopbackRing implements AutoCloseable {
     }
     List<PeerContext> contexts = new ArrayList<>();
     for (String id : ids) {
-      Transport t = broker.connect(id);
+      Transport t = wrap.apply(id, broker.connect(id));
       HopCipher cipher = s.encryption() == null ? null
           : new HopCipher(s.federation(), hops.get(id),
           Roster.of(agreement, view.apply(id, Map.copyOf(verifying))), s.encryption());
@@ -73,7 +86,7 @@ final class LoopbackRing implements AutoCloseable {
           new SeededNoiseSource(s.seed() * 31 + id.hashCode(), FederationFixture.K), FederationFixture.K,
           new MetricsPublisher(t, topics, id), new FrameChannel(t, 0), cipher));
     }
-    LoopbackRing ring = new LoopbackRing(broker.connect("observer"));
+    LoopbackRing ring = new LoopbackRing(broker, broker.connect("observer"));
     ring.observer.subscribe(topics.finalModel(), 1, (t, p, r) -> {
       try {
         ring.fin.complete(EnvelopeCodec.decode(p, contexts.get(0).expectations()));

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
  * like a duplicate of a step already taken, and left a journal entry a device's restart refuses),
  * one of round 0 and one with a class fewer than the peers' data (its training threw on the worker
  * and stayed in the journal); one claiming more noise than its sender's ledger entry records, one
- * whose last line is not its sender's entry and one whose entry is altered (taken before each real
- * model, they made it a duplicate: peer-002 calibrated its noise to the claim). The run must end as
- * one without them, bit for bit.
+ * whose last line is not its sender's entry (in round 1: no line at all), one whose entry is
+ * altered and one of a round its entry does not have (taken before each real model, they made it a
+ * duplicate: peer-002 calibrated its noise to the claim). The run must end as one without them, bit
+ * for bit.
  */
 class RingModelValidationTest {
   private static final int PEERS = 3;
@@ -42,10 +43,12 @@ class RingModelValidationTest {
             ForgingTransport.with(u, u.classes(), u.prototypes(), u.presentVariance() * 2, u.samplesAbsorbed()),
             // without its sender's entry (the line before it last), and without any
             ForgingTransport.withLines(u, u.ledgerLines().subList(0, u.ledgerLines().size() - 1)),
-            ForgingTransport.withLines(u, altered(u.ledgerLines()))),
+            ForgingTransport.withLines(u, altered(u.ledgerLines())),
+            // a round its sender's entry does not have (round 1's step 1 as round 2's)
+            ForgingTransport.at(u, u.round() + 1, u.step())),
             forgers));
 
-    assertEquals(ROUNDS * 7, forgers.get(0).sent().size(), "every forgery at each of peer-001's hand-offs: "
+    assertEquals(ROUNDS * 8, forgers.get(0).sent().size(), "every forgery at each of peer-001's hand-offs: "
         + forgers.get(0).sent());
     Simulation.Result honest = FederationFixture.run(s, SHARDS, new LoopbackBroker()::connect);
     assertArrayEquals(honest.finalModel().toArray(), r.finalModel().toArray(), "the forgeries changed nothing");

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.privacy.ledger.LedgerCodec;
-import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.privacy.ledger.PrivacyLedger;
-import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.transport.LoopbackBroker;
 import io.hdfl.transport.Transport;
 import java.nio.file.Files;
@@ -23,11 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 class StarClientReleasesTest {
   @TempDir Path dir;
 
-  private static PeerContext context(String id, FederationSettings s, LoopbackBroker broker) throws Exception {
-    Transport t = broker.connect(id);
-    return new PeerContext(id, s, t, PeerKeys.generate(id), new SeededNoiseSource(id.hashCode(), FederationFixture.K),
-        FederationFixture.K, new MetricsPublisher(t, new Topics(s.federation()), id), new FrameChannel(t, 0));
-  }
 
   /** Every update sent is in the record, in its round, before the aggregator averages it. */
   @Test
@@ -45,9 +38,9 @@ class StarClientReleasesTest {
       }
     });
     PrivacyLedger ledger = PrivacyLedger.inMemory(s.ledgerSettings());
-    try (StarClient c = new StarClient(context("client-001", s, broker), FederationFixture.shards(1, 20).get(0))
+    try (StarClient c = new StarClient(FederationFixture.context("client-001", s, broker), FederationFixture.shards(1, 20).get(0))
         .recordingReleases(ReleaseLog.open(file));
-        StarAggregator agg = new StarAggregator(context("aggregator", s, broker), 1, FederationFixture.CLASSES, ledger)) {
+        StarAggregator agg = new StarAggregator(FederationFixture.context("aggregator", s, broker), 1, FederationFixture.CLASSES, ledger)) {
       c.start();
       agg.start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -71,9 +64,9 @@ class StarClientReleasesTest {
     List<byte[]> sent = new CopyOnWriteArrayList<>();
     broker.connect("watcher").subscribe(new Topics(s.federation()).starUpdate("client-001"), 1,
         (topic, payload, retained) -> sent.add(payload));
-    try (StarClient c = new StarClient(context("client-001", s, broker), FederationFixture.shards(1, 20).get(0))
+    try (StarClient c = new StarClient(FederationFixture.context("client-001", s, broker), FederationFixture.shards(1, 20).get(0))
         .recordingReleases(ReleaseLog.open(blocked));
-        StarAggregator agg = new StarAggregator(context("aggregator", s, broker), 1, FederationFixture.CLASSES,
+        StarAggregator agg = new StarAggregator(FederationFixture.context("aggregator", s, broker), 1, FederationFixture.CLASSES,
             PrivacyLedger.inMemory(s.ledgerSettings()))) {
       c.start();
       agg.start();

@@ -28,6 +28,36 @@ class AtomicFileTest {
     }
   }
 
+  /**
+   * A secret is created, never put over a file: here another writer (a second `hdfl peer --init` of
+   * the same device, say) creates the file while this one writes its own. The other's file stays, this
+   * write fails naming it, and no temporary copy of the secret is left. Before, the rename put this
+   * one over the other's (a rename replaces an existing name).
+   */
+  @Test
+  void createOwnerOnlyNeverReplacesAFileCreatedWhileItWrites() throws Exception {
+    Path key = dir.resolve("peer.key");
+    java.nio.file.FileAlreadyExistsException e = assertThrows(java.nio.file.FileAlreadyExistsException.class,
+        () -> AtomicFile.createOwnerOnly(key, out -> {
+          out.write(new byte[] {1, 2, 3});
+          Files.write(key, new byte[] {9}); // the other writer, between this one's check and its commit
+        }));
+    assertTrue(e.getMessage().contains("refusing to overwrite it"), e.getMessage());
+    assertArrayEquals(new byte[] {9}, Files.readAllBytes(key));
+    try (var s = Files.list(dir)) {
+      assertEquals(1, s.count(), "no temporary file left");
+    }
+    Path fresh = dir.resolve("fresh.key");
+    AtomicFile.createOwnerOnly(fresh, new byte[] {4, 5});
+    assertArrayEquals(new byte[] {4, 5}, Files.readAllBytes(fresh));
+    if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      assertEquals(AtomicFile.OWNER_ONLY, Files.getPosixFilePermissions(fresh));
+    }
+    try (var s = Files.list(dir)) {
+      assertEquals(2, s.count(), "only the two keys");
+    }
+  }
+
   @Test
   void failureLeavesOldContentAndNoTemporaryFile() throws Exception {
     Path p = dir.resolve("f");

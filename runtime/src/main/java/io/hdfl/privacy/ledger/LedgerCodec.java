@@ -233,13 +233,15 @@ public final class LedgerCodec {
    * {@code schedule} a canonical line holds only numbers, and a JSON string cannot hold an unescaped
    * {@code ,"}, so the first {@code samples_total} and {@code variance_present_after} keys found are
    * the line's own, and must be followed by the expected values and settings. False for anything else,
-   * a valid line not in canonical form included (parse it to tell): true only where {@link #parse}
-   * would read these very fields, unless the line repeats a key (which {@link #parse}, and so {@code
-   * ledger verify}, refuses).
+   * a valid line not in canonical form included (parse it to tell). It reads these fields and nothing
+   * else: where it says true and {@link #parse} reads the line, the parser reads these very values;
+   * but a line the parser refuses (a repeated key, an unknown field or a bad timestamp further on)
+   * can pass it, and {@code ledger verify} refuses that line.
    */
   public static boolean recordsUpdate(String line, LedgerSettings settings, String peer, int round, long step,
       long samplesTotal, double presentAfter) {
-    if (!Double.isFinite(presentAfter)) {
+    // -0.0 is written as 0.0, which reads back as +0.0: a claim of -0.0 is not what the line records
+    if (!Double.isFinite(presentAfter) || Double.doubleToRawLongBits(presentAfter) == Long.MIN_VALUE) {
       return false;
     }
     StringBuilder b = new StringBuilder(160);

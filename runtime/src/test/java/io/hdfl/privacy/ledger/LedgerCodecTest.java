@@ -146,6 +146,11 @@ class LedgerCodecTest {
       assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total + 1, after));
       assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total, Math.nextUp(after)));
       assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total, Double.NaN));
+      if (after == 0.0) {
+        assertTrue(!LedgerCodec.recordsUpdate(line, settings, p, round, step, total, -0.0), "-0.0 reads back as 0.0");
+      }
+      String aggregate = line.replace("\"kind\":\"update\"", "\"kind\":\"aggregate\"");
+      assertTrue(!LedgerCodec.recordsUpdate(aggregate, settings, p, round, step, total, after), "another kind");
       for (LedgerSettings other : List.of(
           new LedgerSettings(settings.federation() + "x", Topology.RING, settings.schedule(), settings.params()),
           new LedgerSettings(settings.federation(), Topology.STAR, settings.schedule(), settings.params()),
