@@ -220,17 +220,20 @@ public final class DevicePeer {
             new FrameChannel(transport, s.maxPacketBytes()), hops);
         CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
+        var toldOldFinal = new java.util.concurrent.atomic.AtomicBoolean(); // said once: anyone can resend it
         ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
           try {
             String digest = Sha256.hex(payload);
             if (previousFinal.equals(Optional.of(digest))) {
-              log.accept("ignored the finished run's final model, which the broker still retains on " + topic
-                  + ": this is a new run");
+              if (!toldOldFinal.getAndSet(true)) {
+                log.accept("ignored the finished run's final model, which the broker still retains on " + topic
+                    + ": this is a new run");
+              }
               return;
             }
             ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
             if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
-              log.accept("rejected a final model: it is a " + env.kind() + " envelope");
+              ctx.refused(ctx.id() + ": rejected a final model: it is a " + env.kind() + " envelope");
             } else if (ctx.acceptBroadcast(env, "a final model")) {
               RingPeer ring = ringOf.get();
               if (ring != null) {
@@ -239,7 +242,7 @@ public final class DevicePeer {
               fin.complete(new FinalFrame(env, digest));
             }
           } catch (EnvelopeException e) {
-            log.accept("rejected a final model: " + e.getMessage());
+            ctx.refused(ctx.id() + ": rejected a final model: " + e.getMessage());
           }
         });
         // Announcements: who is online (the first ring peer waits for all), and who came back after a

@@ -30,6 +30,13 @@ public final class FrameChannel {
   private final int maxPacketBytes;
   private final Reassembler reassembler = Reassembler.builder().build();
   /**
+   * What this peer refused (bad chunks here; forged, altered or malformed frames in its roles), told
+   * at most a burst a minute: anyone on the broker can send them.
+   */
+  private final RejectionLog refusals = RejectionLog.of(LOG, System.Logger.Level.WARNING);
+  /** Replayed sealed frames (an MQTT QoS 1 redelivery looks like one): notes, as sparing. */
+  private final RejectionLog replays = RejectionLog.of(LOG, System.Logger.Level.INFO);
+  /**
    * Frames kept on the broker ({@link #subscribeKept}) are put together apart from the rest: every
    * member may write the final model's topics, and its parts all count as one sender, so neither can
    * take the share of the others (a flood there cannot block a peer's inbox, nor the reverse). No
@@ -104,10 +111,20 @@ public final class FrameChannel {
    * {@code onFrame} gets each whole frame with {@code topic}.
    */
   public void subscribeKept(String topic, int qos, MessageHandler onFrame) throws TransportException {
-    MessageHandler frames = receiver(onFrame, kept);
+    MessageHandler frames = receiver(onFrame, kept, refusals);
     String parts = topic + "/part/";
     transport.subscribe(topic, qos, frames);
     transport.subscribe(parts + "+", qos, (t, payload, retained) -> frames.onMessage(topic, payload, retained));
+  }
+
+  /** Says why a frame was refused: a warning, at most {@link RejectionLog#BURST} a minute. */
+  void refused(String line) {
+    refusals.refused(line);
+  }
+
+  /** Notes a replayed sealed frame refused, as sparing as {@link #refused}. */
+  void replayed(String line) {
+    replays.refused(line);
   }
 
   /**
@@ -115,10 +132,10 @@ public final class FrameChannel {
    * payload, which clears a topic's retained message, is no frame and is dropped silently.
    */
   public MessageHandler receiver(MessageHandler onFrame) {
-    return receiver(onFrame, reassembler);
+    return receiver(onFrame, reassembler, refusals);
   }
 
-  private static MessageHandler receiver(MessageHandler onFrame, Reassembler reassembler) {
+  private static MessageHandler receiver(MessageHandler onFrame, Reassembler reassembler, RejectionLog refusals) {
     return (topic, payload, retained) -> {
       if (payload.length == 0) {
         return; // a retained message being cleared (an empty publish): no frame is empty
@@ -127,7 +144,7 @@ public final class FrameChannel {
       try {
         frame = reassembler.offer(topic, payload);
       } catch (ChunkException e) {
-        LOG.log(System.Logger.Level.WARNING, "rejected a packet on " + topic + ": " + e.getMessage());
+        refusals.refused("rejected a packet on " + topic + ": " + e.getMessage());
         return;
       }
       frame.ifPresent(f -> onFrame.onMessage(topic, f, retained));

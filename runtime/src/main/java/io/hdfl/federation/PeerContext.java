@@ -122,10 +122,23 @@ public record PeerContext(
       return hops.open(payload);
     } catch (SealException e) {
       // a replay is what an MQTT QoS 1 redelivery looks like too: worth a note, not a warning
-      LOG.log(e.reason() == SealException.Reason.REPLAYED ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-          id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
+      String line = id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage();
+      if (e.reason() == SealException.Reason.REPLAYED) {
+        frames.replayed(line);
+      } else {
+        frames.refused(line);
+      }
       return null;
     }
+  }
+
+  /**
+   * Tells why this peer refused a frame (a warning, at most {@link RejectionLog#BURST} a minute; the
+   * rest are counted): the roles' one way to say it, so that a flood of forged frames cannot fill a
+   * device's log.
+   */
+  public void refused(String line) {
+    frames.refused(line);
   }
 
   /** The frame of a broadcast model (global, final): signed by this peer when hops are encrypted. */
@@ -145,7 +158,7 @@ public record PeerContext(
       BroadcastSignature.verify(env, hops.roster());
       return true;
     } catch (SealException e) {
-      LOG.log(System.Logger.Level.WARNING, id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
+      refused(id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
       return false;
     }
   }
@@ -175,7 +188,7 @@ public record PeerContext(
     if (opened.sender() == null || opened.sender().equals(env.sender())) {
       return true;
     }
-    LOG.log(System.Logger.Level.WARNING, id + ": rejected " + what + ": it claims sender " + Roster.quoted(env.sender())
+    refused(id + ": rejected " + what + ": it claims sender " + Roster.quoted(env.sender())
         + " but was sealed by '" + opened.sender() + "'");
     return false;
   }

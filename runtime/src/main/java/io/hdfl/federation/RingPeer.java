@@ -342,28 +342,28 @@ public final class RingPeer implements AutoCloseable {
     try {
       env = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
     } catch (EnvelopeException e) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model: " + e.getMessage());
+      ctx.refused("peer " + ctx.id() + ": rejected a model: " + e.getMessage());
       return null;
     }
     if (!ctx.senderMatches(opened, env, "a model")) {
       return null;
     }
     if (env.kind() != ModelEnvelope.Kind.RING_MODEL) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored a " + env.kind() + " on its inbox");
+      ctx.refused("peer " + ctx.id() + ": ignored a " + env.kind() + " on its inbox");
       return null;
     }
     // a step or round no hop of this run has: acknowledged and journaled, it would make every real
     // model look like a duplicate of a step already taken, or leave a journal entry a restart refuses
     long lastOfRun = (long) order.size() * ctx.settings().rounds();
     if (env.step() < 0 || env.step() >= lastOfRun || env.round() < 1 || env.round() > ctx.settings().rounds()) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
+      ctx.refused("peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
           + ": step " + env.step() + " of round " + env.round() + " is not a hop of this run (" + order.size()
           + " peers, " + ctx.settings().rounds() + " rounds)");
       return null;
     }
     String problem = senderEntryProblem(env);
     if (problem != null) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
+      ctx.refused("peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
           + " (step " + env.step() + "): " + problem);
       return null;
     }
@@ -428,7 +428,7 @@ public final class RingPeer implements AutoCloseable {
 
   /** {@link #drop(ModelEnvelope)} with a logged reason. */
   private void drop(ModelEnvelope env, String why) {
-    LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
+    ctx.refused("peer " + ctx.id() + ": dropped a model from " + Roster.quoted(env.sender())
         + " (step " + env.step() + "): " + why);
     drop(env);
   }
@@ -837,14 +837,14 @@ public final class RingPeer implements AutoCloseable {
         if (h != null && !h.peer().equals(ack.sender())) {
           // only the peer the step was handed to can take it: another peer's ack (with hops encrypted, an
           // admitted peer's) would end the hand-off with the model nowhere
-          LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": ignored an ack of step " + ack.step() + " from "
+          ctx.refused("peer " + ctx.id() + ": ignored an ack of step " + ack.step() + " from "
               + Roster.quoted(ack.sender()) + ": the step was handed to " + h.peer());
           return;
         }
         f.complete(null);
       }
     } catch (EnvelopeException e) {
-      LOG.log(System.Logger.Level.WARNING, "peer " + ctx.id() + ": rejected an ack: " + e.getMessage());
+      ctx.refused("peer " + ctx.id() + ": rejected an ack: " + e.getMessage());
     }
   }
 

@@ -277,19 +277,19 @@ public final class StarAggregator implements AutoCloseable {
     try {
       env = EnvelopeCodec.decode(opened.frame(), ctx.expectations());
     } catch (EnvelopeException e) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected an update: " + e.getMessage());
+      ctx.refused("aggregator: rejected an update: " + e.getMessage());
       return;
     }
     if (!ctx.senderMatches(opened, env, "an update")) {
       return;
     }
     if (!topic.equals(topics.starUpdate(env.sender()))) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected an update on " + topic + ": it claims sender "
+      ctx.refused("aggregator: rejected an update on " + topic + ": it claims sender "
           + Roster.quoted(env.sender()) + ", whose updates go to " + topics.starUpdate(env.sender()));
       return;
     }
     if (env.kind() != ModelEnvelope.Kind.CLIENT_UPDATE || env.ledgerLines().size() != 1) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: ignored a " + env.kind() + " from " + Roster.quoted(env.sender()));
+      ctx.refused("aggregator: ignored a " + env.kind() + " from " + Roster.quoted(env.sender()));
       return;
     }
     if (round > ctx.settings().rounds()) {
@@ -300,13 +300,13 @@ public final class StarAggregator implements AutoCloseable {
       return;
     }
     if (env.round() != round) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
+      ctx.refused("aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
           + env.round() + ": the aggregator is in round " + round);
       return;
     }
     String problem = updateProblem(env);
     if (problem != null) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
+      ctx.refused("aggregator: rejected " + Roster.quoted(env.sender()) + "'s update for round "
           + env.round() + ": " + problem);
       return;
     }
@@ -357,7 +357,7 @@ public final class StarAggregator implements AutoCloseable {
       problem = "already " + lateHashes.size() + " late updates wait for the next aggregation (at most " + most + ")";
     }
     if (problem != null) {
-      LOG.log(System.Logger.Level.WARNING, "aggregator: rejected " + Roster.quoted(env.sender()) + "'s late update for round "
+      ctx.refused("aggregator: rejected " + Roster.quoted(env.sender()) + "'s late update for round "
           + env.round() + ": " + problem);
       return;
     }

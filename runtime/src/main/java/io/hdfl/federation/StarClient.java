@@ -216,7 +216,7 @@ public final class StarClient implements AutoCloseable {
     try {
       env = EnvelopeCodec.decode(payload, ctx.expectations());
     } catch (EnvelopeException e) {
-      LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": rejected a global model: " + e.getMessage());
+      ctx.refused("client " + ctx.id() + ": rejected a global model: " + e.getMessage());
       return;
     }
     if (env.kind() != ModelEnvelope.Kind.GLOBAL_MODEL || env.round() < lastRound) {
@@ -231,7 +231,7 @@ public final class StarClient implements AutoCloseable {
     }
     if (env.round() > ctx.settings().rounds()) {
       // answered, it would make this client ignore every real round as older
-      LOG.log(System.Logger.Level.WARNING, "client " + ctx.id() + ": ignored a global model of round " + env.round()
+      ctx.refused("client " + ctx.id() + ": ignored a global model of round " + env.round()
           + " from " + Roster.quoted(env.sender()) + ": the run has " + ctx.settings().rounds() + " rounds");
       return;
     }

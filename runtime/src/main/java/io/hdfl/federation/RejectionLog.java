@@ -1,0 +1,59 @@
+package io.hdfl.federation;
+
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Where a peer says why it refused a frame (a forged, altered, replayed or malformed model, ack,
+ * update or packet), at most {@link #BURST} lines a minute. Anyone who can publish to the federation's
+ * topics can send frames a peer refuses, as fast as the broker takes them; one warning each filled a
+ * device's log (and its storage) at that rate. Beyond the burst the lines are counted, and the first
+ * one let through in a later minute is preceded by how many were left out.
+ */
+final class RejectionLog {
+  /** Lines written per {@link #WINDOW_NANOS}, before the rest of the window's are only counted. */
+  static final int BURST = 20;
+  static final long WINDOW_NANOS = 60_000_000_000L;
+
+  private final Consumer<String> sink;
+  private final LongSupplier clock;
+  private long windowStart;
+  private int written;
+  private long leftOut;
+  private boolean started;
+
+  /** Lines go to {@code sink}, windows by {@code clock} (nanoseconds, as {@link System#nanoTime}). */
+  RejectionLog(Consumer<String> sink, LongSupplier clock) {
+    this.sink = sink;
+    this.clock = clock;
+  }
+
+  /** Lines as messages of {@code level} to {@code logger}. */
+  static RejectionLog of(System.Logger logger, System.Logger.Level level) {
+    return new RejectionLog(line -> logger.log(level, line), System::nanoTime);
+  }
+
+  /** Writes {@code line}, unless this window's burst is spent (then it is counted). */
+  void refused(String line) {
+    long left;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      if (!started || now - windowStart >= WINDOW_NANOS) {
+        started = true;
+        windowStart = now;
+        written = 0;
+      }
+      if (written >= BURST) {
+        leftOut++;
+        return;
+      }
+      written++;
+      left = leftOut;
+      leftOut = 0;
+    }
+    if (left > 0) {
+      sink.accept(left + " more refused frame(s) not logged one by one (at most " + BURST + " lines a minute)");
+    }
+    sink.accept(line);
+  }
+}
