@@ -452,6 +452,15 @@ public final class DevicePeer {
       log.accept("roster version " + signed.version() + " (issued " + signed.issued() + ") signed by the federation key "
           + cfg.federationKey() + ": " + signed.members().size() + " members, " + signed.revoked().size() + " revoked"
           + (java.nio.file.Files.isDirectory(cfg.rosterDir()) ? ", plus the keys pinned in " + cfg.rosterDir() : ""));
+      java.util.SortedSet<String> pinnedOnly = Roster.pinnedOnly(cfg.rosterDir(), signed);
+      if (!pinnedOnly.isEmpty()) {
+        List<String> named = pinnedOnly.stream().limit(20).toList();
+        log.accept("WARNING: " + cfg.rosterDir() + " pins keys of " + named + (pinnedOnly.size() > named.size()
+            ? " and " + (pinnedOnly.size() - named.size()) + " more" : "") + ", which the signed roster (version "
+            + signed.version() + ") does not list: they are admitted as well. To leave them out, revoke them "
+            + "(hdfl roster sign --revoke ID, or a line in " + cfg.rosterDir().resolve(Roster.REVOKED_FILE)
+            + ") or remove their files");
+      }
     } else {
       try {
         roster = Roster.open(cfg.rosterDir());

@@ -113,6 +113,36 @@ public final class Roster {
         pinned != null ? pinned.signingDir : null, Set.copyOf(revoked));
   }
 
+  /** How many files of a roster directory {@link #pinnedOnly} looks at, at most. */
+  private static final int MAX_LISTED = 100_000;
+
+  /**
+   * The peers pinned in {@code dir} (an {@code <id>.kx.pub} or {@code <id>.pub} file) that {@code
+   * signed} neither lists nor revokes and the directory does not revoke either: {@link #open(Path,
+   * SignedRoster)} admits them too, which an operator who left them out of a newly signed roster may
+   * not expect (to leave them out, revoke them or remove their files). Sorted; empty without a
+   * directory.
+   */
+  public static java.util.SortedSet<String> pinnedOnly(Path dir, SignedRoster signed) throws IOException {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    if (dir == null || !Files.isDirectory(dir)) {
+      return out;
+    }
+    Set<String> revokedHere = open(dir).revoked;
+    try (var files = Files.list(dir)) {
+      files.limit(MAX_LISTED).map(f -> f.getFileName().toString()).forEach(name -> {
+        String id = name.endsWith(HopKeys.PUBLIC_SUFFIX)
+            ? name.substring(0, name.length() - HopKeys.PUBLIC_SUFFIX.length())
+            : name.endsWith(KeyDirectory.SUFFIX) ? name.substring(0, name.length() - KeyDirectory.SUFFIX.length()) : null;
+        if (id != null && LedgerEntry.isValidId(id) && !signed.members().containsKey(id)
+            && !signed.revoked().contains(id) && !revokedHere.contains(id)) {
+          out.add(id);
+        }
+      });
+    }
+    return out;
+  }
+
   private interface KeyLookup {
     PublicKey get() throws SealException;
   }

@@ -802,9 +802,14 @@ class PeerCommandTest {
       assertEquals("0", cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
           "--version", "3", "--revoke", "press-02", "--out", dir.resolve("roster.signed").toString(),
           collected.toString())[0]);
+      // and a key pinned beside the signed roster (roster.dir now exists) for a peer it does not list is
+      // admitted as well: said at start
+      io.hdfl.security.HopKeys.generate("press-07").publish(Files.createDirectories(dir.resolve("no-such-dir")));
       r = cli("peer", "--config", configs.get(0).toString(), "--new-run");
       assertEquals("2", r[0], r[2]);
       assertTrue(r[2].contains("does not admit [press-02]"), r[2]);
+      assertTrue(r[2].contains("pins keys of [press-07], which the signed roster (version 3) does not list: they are "
+          + "admitted as well"), r[2]);
       // rolling back to an older roster (one without the revocation) is refused
       assertEquals("0", cli("roster", "sign", "--key", dir.resolve("fed.key").toString(), "--federation", "plant-7",
           "--version", "1", "--out", dir.resolve("roster.signed").toString(), collected.toString())[0]);

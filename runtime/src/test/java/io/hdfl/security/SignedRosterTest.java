@@ -126,8 +126,17 @@ class SignedRosterTest {
     X.publish(pinned); // intruder.kx.pub: pinned by hand on this device
     Roster r = Roster.open(pinned, SignedRoster.parse("r", doc(1, Set.of()), FED.publicKey()));
     assertArrayEquals(X.publicKey().getEncoded(), r.agreementKey("intruder").getEncoded(), "pinned");
+    // told at start: the signed roster does not list it, yet it is admitted
+    SignedRoster version1 = SignedRoster.parse("r", doc(1, Set.of()), FED.publicKey());
+    A.publish(pinned); // a member pinned too: not one to warn about
+    Files.writeString(pinned.resolve("notes.txt"), "not a key");
+    assertEquals(java.util.List.of("intruder"), java.util.List.copyOf(Roster.pinnedOnly(pinned, version1)));
+    assertEquals(Set.of(), Roster.pinnedOnly(pinned, SignedRoster.parse("r", doc(2, Set.of("intruder")),
+        FED.publicKey())), "revoked by the signed roster");
+    assertEquals(Set.of(), Roster.pinnedOnly(null, version1));
     assertArrayEquals(B.publicKey().getEncoded(), r.agreementKey("press-02").getEncoded(), "signed");
-    Files.writeString(pinned.resolve(Roster.REVOKED_FILE), "press-01\n");
+    Files.writeString(pinned.resolve(Roster.REVOKED_FILE), "press-01\nintruder\n");
+    assertEquals(Set.of(), Roster.pinnedOnly(pinned, version1), "revoked in the directory");
     Roster revoked = Roster.open(pinned, SignedRoster.parse("r", doc(1, Set.of()), FED.publicKey()));
     assertEquals(Reason.NOT_ADMITTED, assertThrows(SealException.class, () -> revoked.agreementKey("press-01")).reason());
     // a pinned key that differs from the signed one for the same peer is a configuration error
