@@ -97,6 +97,30 @@ class SignedRosterTest {
         .getMessage().contains("a different roster with version 4 was accepted before"));
   }
 
+  /**
+   * A device moved to another federation and back keeps the first one's floor: the record holds one
+   * line per federation (before, the second federation's roster replaced the first's record, and an
+   * older roster of the first was accepted on the way back). A record written by an older hdfl (one
+   * line) reads as before; a damaged one is refused.
+   */
+  @Test
+  void aDeviceMovedToAnotherFederationAndBackKeepsTheFirstOnesFloor() throws Exception {
+    Path record = dir.resolve("roster.accepted");
+    Path file = dir.resolve("roster.signed");
+    RosterHistory.accept(record, SignedRoster.parse("r", doc(4, Set.of("press-02")), FED.publicKey()), file);
+    SignedRoster other = SignedRoster.parse("r", SignedRoster.sign("plant-9", 1, ISSUED, members(), Set.of(), FED),
+        FED.publicKey());
+    RosterHistory.accept(record, other, file);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RosterHistory.accept(record, SignedRoster.parse("r", doc(3, Set.of()), FED.publicKey()), file));
+    assertTrue(e.getMessage().contains("roster version 3 is older than version 4"), e.getMessage());
+    assertEquals(2, Files.readAllLines(record).size(), Files.readString(record));
+    RosterHistory.accept(record, other, file); // plant-9's own again: fine
+    Files.writeString(record, "plant-7 4 " + "ab".repeat(32) + "\nplant-7 5 " + "cd".repeat(32) + "\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> RosterHistory.accept(record, other, file))
+        .getMessage().contains("not a roster record"), "a federation twice");
+  }
+
   @Test
   void membersAreAdmittedAndUnknownRevokedOrMismatchedSendersRefused() throws Exception {
     Roster roster = Roster.open(null, SignedRoster.parse("r", doc(1, Set.of("press-02")), FED.publicKey()));
