@@ -61,6 +61,9 @@ final class PeerCommand implements Callable<Integer> {
       // the roster directory holds the peers' public keys, unless the federation signs a roster instead
       String keys = holdsKeysOfEveryEntry(cfg.rosterDir(), o.ledger()) ? cfg.rosterDir().toString() : "KEYS_DIR";
       out.printf("ledger: %s (check it: hdfl ledger verify %s --keys %s)%n", o.ledger(), o.ledger(), keys);
+      // the report cannot tell from the ledger whether hops were sealed: without the flag it assumes a wire reader
+      out.printf("privacy: hdfl privacy report %s --keys %s --retrain-epochs %d%s%n", o.ledger(), keys,
+          cfg.settings().retrainEpochs(), cfg.settings().encryption() != null ? " --wire-encrypted" : "");
     }
     if (o.releases() != null) {
       out.printf("releases: %s (the updates this device sent; check them against the aggregator's ledger: hdfl ledger"

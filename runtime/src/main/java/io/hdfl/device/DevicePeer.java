@@ -108,7 +108,7 @@ public final class DevicePeer {
     }
     // every role signs ledger entries: the signing code's one-time setup done while the peer starts
     PeerKeys.prepareInBackground();
-    Files.createDirectories(cfg.stateDir());
+    writable(cfg.stateDir());
     Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
     StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),
         expectations(cfg.settings()));
@@ -221,6 +221,7 @@ public final class DevicePeer {
         CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
         var toldOldFinal = new java.util.concurrent.atomic.AtomicBoolean(); // said once: anyone can resend it
+        int classesConfigured = cfg.classes();
         ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
           try {
             String digest = Sha256.hex(payload);
@@ -234,6 +235,9 @@ public final class DevicePeer {
             ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
             if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
               ctx.refused(ctx.id() + ": rejected a final model: it is a " + env.kind() + " envelope");
+            } else if (env.classes() != classesConfigured) {
+              ctx.refused(ctx.id() + ": rejected a final model: it has " + env.classes() + " classes, this device's "
+                  + "'classes' " + classesConfigured + " (do the peers' 'classes' differ?)");
             } else if (ctx.acceptBroadcast(env, "a final model")) {
               RingPeer ring = ringOf.get();
               if (ring != null) {
@@ -337,8 +341,11 @@ public final class DevicePeer {
           finalFrame = fin.getNow(null);
           env = finalFrame.envelope();
         } catch (java.util.concurrent.TimeoutException e) {
+          String refused = ctx.frames().refusedSummary();
           throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
-              + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?");
+              + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?"
+              + (refused == null ? "" : " This device refused " + refused + ": do the peers' settings differ (classes, "
+              + "features, dim, basis.seed, encoder, federation)?"));
         } catch (java.util.concurrent.ExecutionException e) {
           throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
         }
@@ -346,6 +353,11 @@ public final class DevicePeer {
         if (ringPeer != null) {
           ringPeer.archiveFinal(env); // the entries after this peer's last turn
           io.hdfl.federation.CrashPoints.reached("device.final-archived", env.step());
+          warnOfMissingPeers(cfg, env, log);
+          if (ringPeer.archiveProblem() != null) {
+            log.accept("WARNING: this device's ledger " + ledgerFile + " is incomplete: " + ringPeer.archiveProblem()
+                + " (the final model carries the chain's last lap; the other devices' ledgers hold the rest)");
+          }
         }
         ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
         List<String> names = classNames != null ? classNames : io.hdfl.data.Dataset.indexClassNames(env.classes());
@@ -421,15 +433,55 @@ public final class DevicePeer {
   }
 
   /**
+   * Creates the state directory if need be and checks that this user may write in it, before anything
+   * connects: a device that could not commit its first step stopped mid-run, naming only a file.
+   */
+  private static void writable(Path stateDir) throws java.io.IOException {
+    try {
+      Files.createDirectories(stateDir);
+      Files.delete(Files.createTempFile(stateDir, ".write-check", ".tmp"));
+    } catch (java.nio.file.FileSystemException e) { // denied, read-only, a path through a file
+      throw new IllegalArgumentException("'state.dir' " + stateDir + " cannot be written by this user ("
+          + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getReason() != null
+          ? e.getReason() : e.getClass().getSimpleName()) + " on " + e.getFile() + "): give it a directory it owns");
+    }
+  }
+
+  /**
    * Creates this device's identity if it has none (Ed25519 {@code <id>.key} and X25519 {@code
    * <id>.kx}, owner-only, in the state directory; public halves in {@code <state>/keys}) and returns
    * the directory of its public files, which the operator copies into every peer's roster.
    */
   public Path init(Consumer<String> log) throws java.io.IOException {
-    Files.createDirectories(config.stateDir());
+    writable(config.stateDir());
     identity(config, log);
     hopKeys(config, log);
     return config.stateDir().resolve("keys");
+  }
+
+  /**
+   * Says which peers of the ring order have no entry of the final round among the final model's
+   * lines (they were skipped: not running, or refusing this ring's models), so that a run that ended
+   * without them does not pass for one of the whole ring.
+   */
+  private static void warnOfMissingPeers(PeerConfig cfg, ModelEnvelope fin, Consumer<String> log) {
+    java.util.Set<String> took = new java.util.HashSet<>();
+    for (String line : fin.ledgerLines()) {
+      try {
+        io.hdfl.privacy.ledger.LedgerEntry e = io.hdfl.privacy.ledger.LedgerCodec.parse(line);
+        if (e.round() == fin.round()) {
+          took.add(e.peer());
+        }
+      } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
+        // not this check's to judge: ledger verify reports it
+      }
+    }
+    List<String> missing = cfg.ringOrder().stream().filter(id -> !took.contains(id)).toList();
+    if (!missing.isEmpty()) {
+      log.accept("WARNING: the final model holds no update of " + missing + " in round " + fin.round() + " (of "
+          + cfg.ringOrder().size() + " peers): they were skipped, as not running or refusing this ring's models; "
+          + "see their logs (do their settings differ from this device's?)");
+    }
   }
 
   /** The hop cipher when hops are encrypted (null otherwise), after checking the roster covers this peer's partners. */

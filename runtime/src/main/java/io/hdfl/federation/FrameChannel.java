@@ -122,6 +122,14 @@ public final class FrameChannel {
     refusals.refused(line);
   }
 
+  /**
+   * How many frames this peer refused so far (not counting replays) and the last reason, or null if
+   * none: a run that never ends may be one whose peers' settings differ.
+   */
+  public String refusedSummary() {
+    return refusals.summary();
+  }
+
   /** Notes a replayed sealed frame refused, as sparing as {@link #refused}. */
   void replayed(String line) {
     replays.refused(line);

@@ -21,6 +21,8 @@ final class RejectionLog {
   private int written;
   private long leftOut;
   private boolean started;
+  private long total;
+  private String last;
 
   /** Lines go to {@code sink}, windows by {@code clock} (nanoseconds, as {@link System#nanoTime}). */
   RejectionLog(Consumer<String> sink, LongSupplier clock) {
@@ -33,10 +35,17 @@ final class RejectionLog {
     return new RejectionLog(line -> logger.log(level, line), System::nanoTime);
   }
 
+  /** How many refusals were told so far (written or counted), and the last one; null before any. */
+  synchronized String summary() {
+    return total == 0 ? null : total + " frame(s) (the last: " + last + ")";
+  }
+
   /** Writes {@code line}, unless this window's burst is spent (then it is counted). */
   void refused(String line) {
     long left;
     synchronized (this) {
+      total++;
+      last = line;
       long now = clock.getAsLong();
       if (!started || now - windowStart >= WINDOW_NANOS) {
         started = true;

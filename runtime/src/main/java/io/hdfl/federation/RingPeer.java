@@ -86,6 +86,8 @@ public final class RingPeer implements AutoCloseable {
   private long knownLosses;
   private long reconnectedAt = System.nanoTime() - RECONNECT_GRACE.toNanos();
   private final io.hdfl.privacy.ledger.PrivacyLedger archive;
+  /** The first line {@link #archive} could not append (guarded by this). */
+  private String archiveProblem;
   /** The settings every entry of this ring is signed under. */
   private final io.hdfl.privacy.ledger.LedgerSettings ledgerSettings;
   /**
@@ -171,6 +173,16 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /** This peer's encodings, waiting for them if they are still being prepared; null if that failed. */
+  /** This peer's class count where its data are known already (not while they are prepared), else -1. */
+  private int knownClasses() {
+    EncodedSet known = data; // read off the worker: a class count never changes once known
+    CompletableFuture<EncodedSet> pending = pendingData;
+    if (known == null && pending != null && pending.isDone() && !pending.isCompletedExceptionally()) {
+      known = pending.getNow(null);
+    }
+    return known == null ? -1 : known.classes();
+  }
+
   private EncodedSet data() {
     if (data == null && pendingData != null) {
       try {
@@ -362,6 +374,13 @@ public final class RingPeer implements AutoCloseable {
       return null;
     }
     String problem = senderEntryProblem(env);
+    int classes = knownClasses();
+    if (problem == null && classes > 0 && env.classes() != classes) {
+      // not acknowledged: its sender skips this peer and the ring goes on, instead of waiting for a hand-off
+      // this peer took and then dropped
+      problem = "it has " + env.classes() + " classes, this peer's data " + classes + " (do the peers' 'classes' "
+          + "differ?)";
+    }
     if (problem != null) {
       ctx.refused("peer " + ctx.id() + ": rejected a model from " + Roster.quoted(env.sender())
           + " (step " + env.step() + "): " + problem);
@@ -633,6 +652,14 @@ public final class RingPeer implements AutoCloseable {
     }
   }
 
+  /**
+   * Why this peer's archive stopped short of the chain (the first line it could not append), or null
+   * if it has every line it was given.
+   */
+  public synchronized String archiveProblem() {
+    return archiveProblem;
+  }
+
   /** Appends the lines of {@code tail} this peer has not archived yet, in chain order. */
   private synchronized void archive(List<String> tail) {
     if (archive == null) {
@@ -650,6 +677,9 @@ public final class RingPeer implements AutoCloseable {
         // a malformed or unchained line, or a full ledger: logged, and the model goes on regardless
         LOG.log(System.Logger.Level.ERROR, "peer " + ctx.id() + ": cannot archive a ledger line after step "
             + archivedStep + ": " + ex.getMessage());
+        if (archiveProblem == null) {
+          archiveProblem = "a ledger line after step " + archivedStep + " could not be archived: " + ex.getMessage();
+        }
         return;
       }
     }

@@ -219,6 +219,14 @@ class PeerCommandTest {
         assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "ledger", "verify", m.group(1), "--keys",
             m.group(2)), out + " " + err);
         assertTrue(out.toString().contains("ledger OK: 9 entries"), out.toString());
+        // and the privacy report's, told that hops were sealed (the ledger cannot say), which runs as printed
+        m = java.util.regex.Pattern.compile("privacy: hdfl privacy report (\\S+) --keys (\\S+) --retrain-epochs 1 "
+            + "--wire-encrypted\n").matcher(r[1]);
+        assertTrue(m.find(), r[1]);
+        out = new StringWriter();
+        assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "privacy", "report", m.group(1), "--keys",
+            m.group(2), "--retrain-epochs", "1", "--wire-encrypted"), out + " " + err);
+        assertTrue(!out.toString().contains("wire reader"), out.toString());
       }
     }
     HdModel first = ModelFile.read(dir.resolve("state/press-01/final-model.hdfl"));
@@ -708,6 +716,58 @@ class PeerCommandTest {
         configs.get(1).toString()), err.toString());
     assertTrue(err.toString().contains("does not admit [press-01]: add their <id>.kx.pub and <id>.pub files"),
         err.toString());
+  }
+
+  /**
+   * A state directory this user cannot write in (here a path through a regular file; as root no
+   * permission bit stops a write) is named at start, for a run and for --init, before anything
+   * connects: before, a device found it at its first commit, mid-run, naming only a file.
+   */
+  @Test
+  void aStateDirectoryThatCannotBeWrittenIsNamedAtStart() throws Exception {
+    Files.writeString(dir.resolve("a-file"), "x");
+    Path cfg = config("press-01", "ring", "tcp://127.0.0.1:1", "ring.order = press-01\nencryption = none");
+    Files.writeString(cfg, Files.readString(cfg).replace("state.dir = state/press-01", "state.dir = a-file/state"));
+    for (String[] args : List.of(new String[] {"peer", "--config", cfg.toString()},
+        new String[] {"peer", "--config", cfg.toString(), "--init"})) {
+      String[] r = cli(args);
+      assertEquals("2", r[0], r[1] + r[2]);
+      assertTrue(r[2].contains("'state.dir' " + dir.resolve("a-file/state") + " cannot be written by this user"), r[2]);
+    }
+  }
+
+  /**
+   * Two ring devices whose settings differ (press-02 has 4 classes, press-01 3): press-02 refuses
+   * press-01's models without acknowledging them, so press-01 skips it and finishes, saying the final
+   * model holds no update of press-02; press-02, which never gets a model it can use, stops at its run
+   * timeout saying it refused frames and that the peers' settings may differ. Before, press-02 took
+   * each model and dropped it: press-01 waited for a hand-off that never went on, and both stopped at
+   * their run timeout asking whether every peer was reaching the broker.
+   */
+  @Test
+  void ringDevicesWhoseClassesDifferSayWhoWasLeftOutAndWhy() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02\nack.timeout.seconds = 1\nencryption = none\n"
+          + "run.timeout.seconds = 20";
+      Path p1 = config("press-01", "ring", broker.uri(), order);
+      Path p2 = config("press-02", "ring", broker.uri(), order);
+      Files.writeString(p2, Files.readString(p2).replace("classes = 3", "classes = 4"));
+      Dataset three = blobs(48, 7);
+      int[] labels = three.labels().clone();
+      for (int i = 0; i < labels.length; i += 4) {
+        labels[i] = 3;
+      }
+      ChoirDatFormat.write(new Dataset(three.featureCount(), three.features(), labels, 4, Dataset.indexClassNames(4), "blobs4"),
+          dir.resolve("press-02.choir_dat"));
+      List<String[]> results = runAll(List.of(p1, p2));
+      String[] first = results.get(0);
+      String[] second = results.get(1);
+      assertEquals("0", first[0], first[1] + first[2]);
+      assertTrue(first[2].contains("WARNING: the final model holds no update of [press-02] in round 3"), first[2]);
+      assertEquals("1", second[0], second[1] + second[2]);
+      assertTrue(second[2].contains("This device refused ") && second[2].contains("it has 3 classes, this device's "
+          + "'classes' 4") && second[2].contains("do the peers' settings differ"), second[2]);
+    }
   }
 
   /**

@@ -17,11 +17,13 @@ class RejectionLogTest {
     List<String> lines = new ArrayList<>();
     AtomicLong now = new AtomicLong(123);
     RejectionLog log = new RejectionLog(lines::add, now::get);
+    assertEquals(null, log.summary());
     for (int i = 0; i < 1000; i++) {
       log.refused("refused " + i);
       now.addAndGet(1_000_000); // 1 ms apart: 1000 in a second
     }
     assertEquals(RejectionLog.BURST, lines.size());
+    assertEquals("1000 frame(s) (the last: refused 999)", log.summary(), "every refusal counted");
     assertEquals("refused " + (RejectionLog.BURST - 1), lines.get(lines.size() - 1));
     now.set(123 + RejectionLog.WINDOW_NANOS);
     log.refused("a minute later");
