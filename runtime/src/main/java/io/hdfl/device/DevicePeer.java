@@ -218,6 +218,8 @@ public final class DevicePeer {
         PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
             new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())),
             new FrameChannel(transport, s.maxPacketBytes()), hops);
+        // a second device under this peer id stops this one, saying so (see PeerInstance)
+        PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis);
         CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
         var toldOldFinal = new java.util.concurrent.atomic.AtomicBoolean(); // said once: anyone can resend it
@@ -285,7 +287,7 @@ public final class DevicePeer {
             peers.onOnline(peer::peerOnline);
             PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
             if (cfg.ringOrder().get(0).equals(cfg.peerId()) && !resumed) {
-              peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout());
+              peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout(), instance.twin());
               log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
               peer.kickOff();
             }
@@ -337,7 +339,8 @@ public final class DevicePeer {
         try {
           CompletableFuture<?> dataFailure = encoding == null ? new CompletableFuture<>()
               : encoding.thenCompose(d -> new CompletableFuture<Void>()); // fails only if encoding fails
-          CompletableFuture.anyOf(fin, failure, dataFailure).get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
+          CompletableFuture.anyOf(fin, failure, dataFailure, instance.twin())
+              .get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
           finalFrame = fin.getNow(null);
           env = finalFrame.envelope();
         } catch (java.util.concurrent.TimeoutException e) {
@@ -617,7 +620,18 @@ public final class DevicePeer {
       }
       b.clientCertificate(cfg.clientCert(), cfg.clientKey());
     }
-    return MqttTransport.connect(b.build());
+    try {
+      return MqttTransport.connect(b.build());
+    } catch (io.hdfl.transport.TransportException e) {
+      if (String.valueOf(e.getMessage()).contains("no answer within")) {
+        // a broker hands a client id's connection to its newest client: two devices with one peer.id
+        // take it from each other, and a connect can then wait in vain
+        throw new io.hdfl.transport.TransportException(e.getMessage() + " (if the broker answers other clients: is "
+            + "another device connected as client '" + cfg.settings().federation() + "-" + cfg.peerId() + "', that is "
+            + "with this peer.id?)", e);
+      }
+      throw e;
+    }
   }
 
   /**

@@ -118,11 +118,29 @@ final class PeerAnnouncements {
    * @throws FederationException naming the missing peers after {@code timeout}
    */
   void awaitAll(Set<String> ids, Duration timeout) throws InterruptedException {
+    awaitAll(ids, timeout, new java.util.concurrent.CompletableFuture<>());
+  }
+
+  /**
+   * As {@link #awaitAll(Set, Duration)}, giving up at once with {@code abort}'s reason if it fails
+   * meanwhile (another device under this peer's id, say).
+   */
+  void awaitAll(Set<String> ids, Duration timeout, java.util.concurrent.CompletableFuture<?> abort)
+      throws InterruptedException {
+    abort.whenComplete((v, e) -> {
+      synchronized (this) {
+        notifyAll();
+      }
+    });
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       long resubscribeAt = System.nanoTime() + RESUBSCRIBE_EVERY.toNanos();
       synchronized (this) {
         while (!online.containsAll(ids)) {
+          if (abort.isCompletedExceptionally()) {
+            Throwable why = abort.handle((v, e) -> e).join();
+            throw why instanceof FederationException f ? f : new FederationException(String.valueOf(why));
+          }
           long now = System.nanoTime();
           long left = deadline - now;
           if (left <= 0) {

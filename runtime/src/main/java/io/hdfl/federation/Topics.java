@@ -18,6 +18,15 @@ public final class Topics {
     return root + "peers/" + id;
   }
 
+  /**
+   * Retained token of the process running as peer {@code id} (its start, then a random number),
+   * published again after each reconnect: a second device with the same id shows itself there. Not
+   * matched by {@link #peers()} (one level deeper).
+   */
+  public String peerInstance(String id) {
+    return root + "peers/" + id + "/instance";
+  }
+
   /** Every peer's announcement (a subscription filter). */
   public String peers() {
     return root + "peers/+";

@@ -719,6 +719,33 @@ class PeerCommandTest {
   }
 
   /**
+   * Two devices configured with the same peer.id (press-01, each with its own state directory) beside
+   * press-02: they take each other's broker connection (one MQTT client id) and fork the ledger.
+   * One of them at least stops, saying that another device runs under its id (or, where the broker
+   * keeps it from connecting, asking whether one does). Before, both could end with exit 0 and a
+   * one-entry ledger.
+   */
+  @Test
+  void twoDevicesWithTheSamePeerIdAreTold() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02\nencryption = none\nack.timeout.seconds = 1\n"
+          + "run.timeout.seconds = 30";
+      Path first = config("press-01", "ring", broker.uri(), order);
+      Path second = dir.resolve("press-01-twin.properties");
+      Files.writeString(second, Files.readString(first).replace("state.dir = state/press-01",
+          "state.dir = state/press-01-twin"));
+      List<String[]> results = runAll(List.of(first, config("press-02", "ring", broker.uri(), order), second));
+      String both = results.get(0)[2] + results.get(2)[2];
+      assertTrue(!"0".equals(results.get(0)[0]) || !"0".equals(results.get(2)[0]), both);
+      // told once both are connected, or, where the broker keeps the later one from connecting at all (the
+      // embedded Moquette), in the connect's failure
+      assertTrue(both.contains("another device runs as peer.id 'press-01'")
+          || both.contains("is another device connected as client 'plant-7-press-01', that is with this peer.id?"),
+          both);
+    }
+  }
+
+  /**
    * A state directory this user cannot write in (here a path through a regular file; as root no
    * permission bit stops a write) is named at start, for a run and for --init, before anything
    * connects: before, a device found it at its first commit, mid-run, naming only a file.

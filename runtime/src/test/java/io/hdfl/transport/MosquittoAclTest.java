@@ -135,6 +135,19 @@ class MosquittoAclTest {
     updates.assertEmpty(300);
   }
 
+  /** A peer keeps its instance token under its own id only, and reads its own (another device with its id). */
+  @Test
+  void aPeerKeepsItsInstanceTokenOnlyUnderItsOwnId() throws Exception {
+    Transport p1 = as("press-01");
+    Transport p2 = as("press-02");
+    Inbox own = new Inbox();
+    p1.subscribe(T.peerInstance("press-01"), 1, own);
+    p2.publish(T.peerInstance("press-01"), text("1 ab"), 1, true); // as someone else: dropped
+    p1.publish(T.peerInstance("press-01"), text("2 cd"), 1, true);
+    assertEquals("2 cd", own.next(10_000).text());
+    own.assertEmpty(300);
+  }
+
   /** A final model kept in chunks (broker.max-packet below its size) is written and read on its part topics. */
   @Test
   void everyPeerKeepsAndReadsTheFinalModelAlsoInParts() throws Exception {

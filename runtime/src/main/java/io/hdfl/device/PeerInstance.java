@@ -1,0 +1,94 @@
+package io.hdfl.device;
+
+import io.hdfl.federation.FederationException;
+import io.hdfl.federation.Topics;
+import io.hdfl.transport.Transport;
+import io.hdfl.transport.TransportException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * Tells when two devices run under the same peer id. Each process publishes a retained token on
+ * {@code hdfl/F/peers/<id>/instance} ({@link Topics#peerInstance}): the wall-clock time it publishes
+ * it (at start and again after every reconnect) and a random number of its own. A token of another
+ * process published after this one started can only come from a second device with this id (a
+ * restarted device's earlier token is older than its start, and is ignored however late the broker
+ * delivers it): {@link #twin()} then fails, naming the id. With duplicate ids both devices take each
+ * other's MQTT connection (one client id), forked ledgers follow, and before the twenty-second
+ * session both could end "successfully". Tokens that do not parse are ignored (anyone may publish
+ * there without a broker ACL; with one, only this id's user may).
+ */
+final class PeerInstance {
+  private static final System.Logger LOG = System.getLogger("io.hdfl.device");
+
+  private final String peerId;
+  private final long nonce = new java.security.SecureRandom().nextLong();
+  private final long startedAt;
+  private final LongSupplier clock;
+  private final CompletableFuture<Void> twin = new CompletableFuture<>();
+
+  private PeerInstance(String peerId, LongSupplier clock) {
+    this.peerId = peerId;
+    this.clock = clock;
+    this.startedAt = clock.getAsLong();
+  }
+
+  /**
+   * Subscribes to this peer's instance topic and publishes its token (again after each reconnect; a
+   * publish lost with the connection is not an error); {@code clock} gives the wall-clock time in
+   * milliseconds.
+   */
+  static PeerInstance watch(Transport t, Topics topics, String peerId, LongSupplier clock) throws TransportException {
+    PeerInstance p = new PeerInstance(peerId, clock);
+    String topic = topics.peerInstance(peerId);
+    t.subscribe(topic, 1, (top, payload, retained) -> p.onToken(new String(payload, StandardCharsets.US_ASCII)));
+    Runnable publish = () -> {
+      try {
+        p.publish(t, topic);
+      } catch (TransportException e) {
+        // lost meanwhile (a twin takes this connection, say): the next reconnect publishes it
+      }
+    };
+    t.onReconnected(publish);
+    publish.run();
+    return p;
+  }
+
+  /** Fails once another device has shown itself under this peer id; never completes otherwise. */
+  CompletableFuture<Void> twin() {
+    return twin;
+  }
+
+  private void publish(Transport t, String topic) throws TransportException {
+    t.publish(topic, token(clock.getAsLong()).getBytes(StandardCharsets.US_ASCII), 1, true);
+  }
+
+  private String token(long at) {
+    return at + " " + Long.toHexString(nonce);
+  }
+
+  private void onToken(String text) {
+    String[] p = text.split(" ");
+    if (p.length != 2 || p[0].length() > 19 || p[1].length() > 16) {
+      return;
+    }
+    long at;
+    long other;
+    try {
+      at = Long.parseLong(p[0]);
+      other = Long.parseUnsignedLong(p[1], 16);
+    } catch (NumberFormatException e) {
+      return;
+    }
+    if (other == nonce || at < startedAt) {
+      return; // this process's own, or one published before it started (an earlier run of this device)
+    }
+    if (twin.completeExceptionally(new FederationException("another device runs as peer.id '" + peerId
+        + "' (it announced itself at " + java.time.Instant.ofEpochMilli(at) + ", after this one started): two "
+        + "devices share this id, take each other's broker connection and fork the ledger; give each device its "
+        + "own peer.id and state.dir"))) {
+      LOG.log(System.Logger.Level.ERROR, "peer " + peerId + ": another device runs under this peer id");
+    }
+  }
+}
