@@ -108,7 +108,7 @@ public final class DevicePeer {
     }
     // every role signs ledger entries: the signing code's one-time setup done while the peer starts
     PeerKeys.prepareInBackground();
-    writable(cfg.stateDir());
+    stateDirectory(cfg.stateDir());
     Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
     StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),
         expectations(cfg.settings()));
@@ -123,6 +123,7 @@ public final class DevicePeer {
             ledgerFile != null && Files.exists(ledgerFile) ? ledgerFile : null,
             Files.exists(releases) ? releases : null, finished.getAsInt());
       }
+      writable(cfg.stateDir()); // before anything of the finished run moves
       if (early.finishedFinal().isEmpty()) { // checked before anything moves: a damaged checkpoint stops here
         Topics t = new Topics(cfg.settings().federation());
         log.accept("new run: the finished run did not record its final model's digest (an hdfl before 2026-11-27), "
@@ -145,6 +146,8 @@ public final class DevicePeer {
         log.accept("new run: the finished run's record of this device's releases is kept as " + kept);
       }
       early.startNewRun();
+    } else {
+      writable(cfg.stateDir());
     }
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
@@ -219,7 +222,8 @@ public final class DevicePeer {
             new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())),
             new FrameChannel(transport, s.maxPacketBytes()), hops);
         // a second device under this peer id stops this one, saying so (see PeerInstance)
-        PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis);
+        PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
+            cfg.stateDir());
         CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
         var toldOldFinal = new java.util.concurrent.atomic.AtomicBoolean(); // said once: anyone can resend it
@@ -237,10 +241,12 @@ public final class DevicePeer {
             ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
             if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
               ctx.refused(ctx.id() + ": rejected a final model: it is a " + env.kind() + " envelope");
+            } else if (!ctx.acceptBroadcast(env, "a final model")) {
+              return; // refused, said by acceptBroadcast
             } else if (env.classes() != classesConfigured) {
               ctx.refused(ctx.id() + ": rejected a final model: it has " + env.classes() + " classes, this device's "
                   + "'classes' " + classesConfigured + " (do the peers' 'classes' differ?)");
-            } else if (ctx.acceptBroadcast(env, "a final model")) {
+            } else {
               RingPeer ring = ringOf.get();
               if (ring != null) {
                 ring.finalSeen(env); // before this device stops: a hand-off it gives up then publishes no final
@@ -261,7 +267,8 @@ public final class DevicePeer {
             PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log)
                 .open();
             RingPeer peer = (encoding != null ? RingPeer.preparing(ctx, cfg.ringOrder(), encoding, archive)
-                : new RingPeer(ctx, cfg.ringOrder(), data, archive)).journaling(checkpoints);
+                : new RingPeer(ctx, cfg.ringOrder(), data, archive)).journaling(checkpoints)
+                .expectingClasses(cfg.classes());
             if (live != null) {
               // between its turns, a ring peer keeps collecting live windows and learns them at its next turn
               long perTurn = cfg.settings().perRound();
@@ -441,13 +448,25 @@ public final class DevicePeer {
    */
   private static void writable(Path stateDir) throws java.io.IOException {
     try {
-      Files.createDirectories(stateDir);
       Files.delete(Files.createTempFile(stateDir, ".write-check", ".tmp"));
-    } catch (java.nio.file.FileSystemException e) { // denied, read-only, a path through a file
-      throw new IllegalArgumentException("'state.dir' " + stateDir + " cannot be written by this user ("
-          + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getReason() != null
-          ? e.getReason() : e.getClass().getSimpleName()) + " on " + e.getFile() + "): give it a directory it owns");
+    } catch (java.nio.file.FileSystemException e) { // denied, read-only
+      throw unwritable(stateDir, e);
     }
+  }
+
+  /** Creates the state directory if need be (a finished run's may stay read-only: it is only reported). */
+  private static void stateDirectory(Path stateDir) throws java.io.IOException {
+    try {
+      Files.createDirectories(stateDir);
+    } catch (java.nio.file.FileSystemException e) { // denied, read-only, a path through a file
+      throw unwritable(stateDir, e);
+    }
+  }
+
+  private static IllegalArgumentException unwritable(Path stateDir, java.nio.file.FileSystemException e) {
+    return new IllegalArgumentException("'state.dir' " + stateDir + " cannot be written by this user ("
+        + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getReason() != null
+        ? e.getReason() : e.getClass().getSimpleName()) + " on " + e.getFile() + "): give it a directory it owns");
   }
 
   /**
@@ -456,7 +475,11 @@ public final class DevicePeer {
    * the directory of its public files, which the operator copies into every peer's roster.
    */
   public Path init(Consumer<String> log) throws java.io.IOException {
-    writable(config.stateDir());
+    stateDirectory(config.stateDir());
+    String id = config.peerId();
+    if (!Files.exists(config.stateDir().resolve(id + ".key")) || !Files.exists(config.stateDir().resolve(id + ".kx"))) {
+      writable(config.stateDir()); // keys to create (a device that has both may keep a read-only state)
+    }
     identity(config, log);
     hopKeys(config, log);
     return config.stateDir().resolve("keys");

@@ -11,10 +11,12 @@ import java.util.function.LongSupplier;
 /**
  * Tells when two devices run under the same peer id. Each process publishes a retained token on
  * {@code hdfl/F/peers/<id>/instance} ({@link Topics#peerInstance}): the wall-clock time it publishes
- * it (at start and again after every reconnect) and a random number of its own. A token of another
- * process published after this one started can only come from a second device with this id (a
- * restarted device's earlier token is older than its start, and is ignored however late the broker
- * delivers it): {@link #twin()} then fails, naming the id. With duplicate ids both devices take each
+ * it (at start and again after every reconnect) and a random number of its own, which it keeps in
+ * its state directory for the next start. A token of another process published after this one
+ * started (and not more than a day ahead of this clock) can only come from a second device with this
+ * id: {@link #twin()} then fails, naming the id. The token of this device's previous process is
+ * known by its number, so neither a late delivery of it nor a clock stepped back since (a Pi without
+ * a real-time clock after a power cut) is taken for a twin. With duplicate ids both devices take each
  * other's MQTT connection (one client id), forked ledgers follow, and before the twenty-second
  * session both could end "successfully". Tokens that do not parse are ignored (anyone may publish
  * there without a broker ACL; with one, only this id's user may).
@@ -22,15 +24,22 @@ import java.util.function.LongSupplier;
 final class PeerInstance {
   private static final System.Logger LOG = System.getLogger("io.hdfl.device");
 
+  /** How far ahead of this clock a token may be dated and still count (a forged one: never). */
+  private static final long MAX_AHEAD_MS = 24L * 3600 * 1000;
+  /** The file in the state directory that keeps the number of this device's last process. */
+  static final String FILE = "instance";
+
   private final String peerId;
   private final long nonce = new java.security.SecureRandom().nextLong();
+  private final long previous;
   private final long startedAt;
   private final LongSupplier clock;
   private final CompletableFuture<Void> twin = new CompletableFuture<>();
 
-  private PeerInstance(String peerId, LongSupplier clock) {
+  private PeerInstance(String peerId, LongSupplier clock, long previous) {
     this.peerId = peerId;
     this.clock = clock;
+    this.previous = previous;
     this.startedAt = clock.getAsLong();
   }
 
@@ -39,10 +48,27 @@ final class PeerInstance {
    * publish lost with the connection is not an error); {@code clock} gives the wall-clock time in
    * milliseconds.
    */
-  static PeerInstance watch(Transport t, Topics topics, String peerId, LongSupplier clock) throws TransportException {
-    PeerInstance p = new PeerInstance(peerId, clock);
+  static PeerInstance watch(Transport t, Topics topics, String peerId, LongSupplier clock, java.nio.file.Path stateDir)
+      throws java.io.IOException {
+    java.nio.file.Path file = stateDir.resolve(FILE);
+    long previous = 0;
+    try {
+      previous = Long.parseUnsignedLong(java.nio.file.Files.readString(file, StandardCharsets.US_ASCII).strip(), 16);
+    } catch (java.nio.file.NoSuchFileException | NumberFormatException e) {
+      // a first start, or a damaged file: no earlier token to know
+    }
+    PeerInstance p = new PeerInstance(peerId, clock, previous);
+    byte[] own = Long.toHexString(p.nonce).getBytes(StandardCharsets.US_ASCII);
+    io.hdfl.io.AtomicFile.write(file, out -> out.write(own));
     String topic = topics.peerInstance(peerId);
-    t.subscribe(topic, 1, (top, payload, retained) -> p.onToken(new String(payload, StandardCharsets.US_ASCII)));
+    try {
+      t.subscribe(topic, 1, (top, payload, retained) -> p.onToken(new String(payload, StandardCharsets.US_ASCII)));
+    } catch (TransportException e) {
+      // a broker whose ACL predates this topic may refuse it: the run goes on without the check
+      LOG.log(System.Logger.Level.WARNING, "peer " + peerId + ": cannot watch " + topic + " for a second device "
+          + "under this peer id (" + e.getMessage() + "); does the broker's ACL allow it (deploy/mosquitto/acl)?");
+      return p;
+    }
     Runnable publish = () -> {
       try {
         p.publish(t, topic);
@@ -81,8 +107,8 @@ final class PeerInstance {
     } catch (NumberFormatException e) {
       return;
     }
-    if (other == nonce || at < startedAt) {
-      return; // this process's own, or one published before it started (an earlier run of this device)
+    if (other == nonce || other == previous || at < startedAt || at > clock.getAsLong() + MAX_AHEAD_MS) {
+      return; // this process's own or the previous one's, published before it started, or implausibly late
     }
     if (twin.completeExceptionally(new FederationException("another device runs as peer.id '" + peerId
         + "' (it announced itself at " + java.time.Instant.ofEpochMilli(at) + ", after this one started): two "

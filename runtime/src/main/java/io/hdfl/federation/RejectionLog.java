@@ -8,7 +8,8 @@ import java.util.function.LongSupplier;
  * update or packet), at most {@link #BURST} lines a minute. Anyone who can publish to the federation's
  * topics can send frames a peer refuses, as fast as the broker takes them; one warning each filled a
  * device's log (and its storage) at that rate. Beyond the burst the lines are counted, and the first
- * one let through in a later minute is preceded by how many were left out.
+ * one let through in a later minute is preceded by how many were left out; {@link #summary} counts
+ * them all (a device's run-timeout message shows it).
  */
 final class RejectionLog {
   /** Lines written per {@link #WINDOW_NANOS}, before the rest of the window's are only counted. */

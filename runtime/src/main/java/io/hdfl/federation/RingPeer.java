@@ -66,6 +66,8 @@ public final class RingPeer implements AutoCloseable {
   private final int index;
   /** Cached encodings; grows by the live windows taken at each turn. */
   private EncodedSet data;
+  /** The class count a device's config gives its data (-1: not told), known before its data are. */
+  private volatile int expectedClasses = -1;
   /** Encodings still being prepared (null: {@link #data} was given). */
   private CompletableFuture<EncodedSet> pendingData;
   /** Live windows that arrived since this peer's previous turn (null: a fixed data set). */
@@ -172,17 +174,30 @@ public final class RingPeer implements AutoCloseable {
     return p;
   }
 
-  /** This peer's encodings, waiting for them if they are still being prepared; null if that failed. */
-  /** This peer's class count where its data are known already (not while they are prepared), else -1. */
+  /**
+   * Tells this peer the class count its data will have ({@code classes} of a device's config), so that
+   * it refuses a model of another count at once, also while its data are still being prepared: it then
+   * never acknowledges a model its worker would drop. Returns this peer.
+   */
+  public RingPeer expectingClasses(int classes) {
+    if (classes < 1) {
+      throw new IllegalArgumentException("classes must be >= 1, got " + classes);
+    }
+    this.expectedClasses = classes;
+    return this;
+  }
+
+  /** This peer's class count: its data's where known, else the one it expects ({@link #expectingClasses}), else -1. */
   private int knownClasses() {
     EncodedSet known = data; // read off the worker: a class count never changes once known
     CompletableFuture<EncodedSet> pending = pendingData;
     if (known == null && pending != null && pending.isDone() && !pending.isCompletedExceptionally()) {
       known = pending.getNow(null);
     }
-    return known == null ? -1 : known.classes();
+    return known != null ? known.classes() : expectedClasses;
   }
 
+  /** This peer's encodings, waiting for them if they are still being prepared; null if that failed. */
   private EncodedSet data() {
     if (data == null && pendingData != null) {
       try {

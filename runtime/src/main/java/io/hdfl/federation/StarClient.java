@@ -58,6 +58,8 @@ public final class StarClient implements AutoCloseable {
   private String lastUpdateTo;
   private long lastSentAt;
   private long resendAfter;
+  /** The aggregator announced itself since the update was last sent: a re-announced round gets it at once. */
+  private volatile boolean aggregatorBack;
   /**
    * When an announcement of the aggregator last made this client send its update again: at most once
    * every {@link #RESEND_AFTER} (announcements are not authenticated, and a flood of forged ones queued
@@ -175,9 +177,12 @@ public final class StarClient implements AutoCloseable {
   public void peerOnline(String id) {
     ClientCheckpoint c = committed;
     if (c != null && c.aggregator().equals(id) && !closed) {
+      aggregatorBack = true; // the round's next re-announcement then brings the update at once (resendUpdate)
       long now = System.nanoTime();
       long last = lastComeback.get();
-      // a restarted aggregator also announces its round again until the update comes: nothing is lost
+      // a restarted aggregator also announces its round again until the update comes, and with
+      // aggregatorBack set the client answers the next of those at once: an announcement dropped here
+      // costs at most one re-announce period
       if (now - last >= RESEND_AFTER && lastComeback.compareAndSet(last, now)) {
         worker.execute(this::republish);
       }
@@ -348,11 +353,13 @@ public final class StarClient implements AutoCloseable {
 
   /** Sends the update of the last round answered again, if due. */
   private void resendUpdate() {
-    if (lastUpdate == null || System.nanoTime() - lastSentAt < resendAfter) {
+    boolean back = aggregatorBack;
+    if (lastUpdate == null || !back && System.nanoTime() - lastSentAt < resendAfter) {
       return;
     }
+    aggregatorBack = false;
     lastSentAt = System.nanoTime();
-    resendAfter *= 2;
+    resendAfter = back ? RESEND_AFTER : resendAfter * 2; // a restarted aggregator starts the back-off afresh
     try {
       ctx.publishReliably(topics.starUpdate(ctx.id()), ctx.sealFor(lastUpdateTo, lastUpdate), false, true);
     } catch (SealException e) {

@@ -219,16 +219,20 @@ public final class AtomicFile {
    * links, a move that checks first.
    */
   private static void createOnly(Path tmp, Path target) throws IOException {
+    boolean linked;
     try {
       Files.createLink(target, tmp);
-      Files.delete(tmp); // before the directory's fsync: no second name of the secret survives a crash
-      return;
+      linked = true;
     } catch (FileAlreadyExistsException e) {
       throw new FileAlreadyExistsException(target.toString(), null, "refusing to overwrite it");
     } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
-      // no hard links here (a FAT volume, say): below
+      linked = false; // no hard links here (a FAT volume, say)
     }
-    Files.move(tmp, target); // fails if target exists (checked just before, not atomically)
+    if (linked) {
+      Files.delete(tmp); // before the directory's fsync: no second name of the secret survives a crash
+    } else {
+      Files.move(tmp, target); // fails if target exists (checked just before, not atomically)
+    }
   }
 
   private static FileAttribute<?>[] ownerOnly(Path dir) {

@@ -6,37 +6,52 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.federation.Topics;
 import io.hdfl.transport.LoopbackBroker;
+import io.hdfl.transport.MessageHandler;
 import io.hdfl.transport.Transport;
+import io.hdfl.transport.TransportException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PeerInstanceTest {
   private static final Topics TOPICS = new Topics("plant-7");
+  private static final long DAY_MS = 24L * 3600 * 1000;
+
+  @TempDir Path dir;
+
+  private static void say(Transport t, String token) throws TransportException {
+    t.publish(TOPICS.peerInstance("press-01"), token.getBytes(StandardCharsets.US_ASCII), 1, false);
+  }
 
   /**
    * A second device under press-01's id, started after the first: its token reaches the first, which
    * stops naming the id; the second ignores the first's retained token (published before it started),
-   * and so do both the token of an earlier run of the device, tokens that do not parse and a device's
-   * own token coming back.
+   * and both ignore the token of an earlier run, tokens that do not parse or are dated more than a day
+   * ahead, and their own token coming back.
    */
   @Test
-  void aSecondDeviceUnderTheSameIdIsToldAndAnEarlierRunsTokenIsNot() throws Exception {
+  void aSecondDeviceUnderTheSameIdIsToldAndOldOrImplausibleTokensAreNot() throws Exception {
     LoopbackBroker broker = new LoopbackBroker();
     try (Transport earlier = broker.connect("earlier"); Transport a = broker.connect("a");
         Transport b = broker.connect("b"); Transport other = broker.connect("other")) {
       String topic = TOPICS.peerInstance("press-01");
       earlier.publish(topic, "500 abc".getBytes(StandardCharsets.US_ASCII), 1, true); // a finished run's token
-      PeerInstance first = PeerInstance.watch(a, TOPICS, "press-01", () -> 1_000);
-      for (String junk : new String[] {"", "online", "x y", "999999999999999999999 1", "2000 1 2", "2000 zz"}) {
-        other.publish(topic, junk.getBytes(StandardCharsets.US_ASCII), 1, false);
+      PeerInstance first = PeerInstance.watch(a, TOPICS, "press-01", () -> 1_000, Files.createDirectories(dir.resolve("a")));
+      for (String junk : new String[] {"", "online", "x y", "99999999999999999999 1", "2000 1 2", "2000 zz"}) {
+        say(other, junk);
       }
-      other.publish(topic, "900 5".getBytes(StandardCharsets.US_ASCII), 1, false); // older than its start
-      PeerInstance unrelated = PeerInstance.watch(other, TOPICS, "press-02", () -> 1_500); // another id
+      say(other, "900 5"); // older than its start
+      say(other, (1_000 + DAY_MS + 1) + " 6"); // more than a day ahead of its clock
+      PeerInstance unrelated = PeerInstance.watch(other, TOPICS, "press-02", () -> 1_500,
+          Files.createDirectories(dir.resolve("other")));
       Thread.sleep(100);
-      assertFalse(first.twin().isDone(), "nothing but old tokens, junk and its own");
-      PeerInstance second = PeerInstance.watch(b, TOPICS, "press-01", () -> 2_000);
+      assertFalse(first.twin().isDone(), "nothing but old or implausible tokens, junk and its own");
+      PeerInstance second = PeerInstance.watch(b, TOPICS, "press-01", () -> 2_000,
+          Files.createDirectories(dir.resolve("b")));
       ExecutionException e = assertThrows(ExecutionException.class, () -> first.twin().get(5, TimeUnit.SECONDS));
       assertTrue(e.getCause().getMessage().startsWith("another device runs as peer.id 'press-01'"),
           e.getCause().getMessage());
@@ -44,6 +59,43 @@ class PeerInstanceTest {
       Thread.sleep(100);
       assertFalse(second.twin().isDone(), "the first's token was published before the second started");
       assertFalse(unrelated.twin().isDone());
+    }
+  }
+
+  /**
+   * A device restarted with its clock stepped back (a Pi without a real-time clock after a power cut):
+   * its previous process's token is dated after this start, yet it is known by its number, kept in the
+   * state directory, and not taken for a twin; another number at that date is.
+   */
+  @Test
+  void aRestartWithTheClockSteppedBackIsNotATwin() throws Exception {
+    LoopbackBroker broker = new LoopbackBroker();
+    Path state = Files.createDirectories(dir.resolve("state"));
+    try (Transport before = broker.connect("before")) {
+      PeerInstance.watch(before, TOPICS, "press-01", () -> 50_000, state);
+    }
+    String previous = Files.readString(state.resolve(PeerInstance.FILE)).strip();
+    try (Transport after = broker.connect("after"); Transport other = broker.connect("other")) {
+      PeerInstance restarted = PeerInstance.watch(after, TOPICS, "press-01", () -> 10_000, state);
+      say(other, "50000 " + previous); // the previous process's token again, dated after this start
+      Thread.sleep(100);
+      assertFalse(restarted.twin().isDone(), "its own previous process");
+      say(other, "50000 1234");
+      assertThrows(ExecutionException.class, () -> restarted.twin().get(5, TimeUnit.SECONDS));
+    }
+  }
+
+  /** A broker whose ACL refuses the topic (SUBACK failure): the device goes on without the check. */
+  @Test
+  void aBrokerThatRefusesTheTopicLeavesTheCheckOff() throws Exception {
+    try (Transport refusing = new io.hdfl.federation.ForwardingTransport(new LoopbackBroker().connect("r")) {
+      @Override
+      public void subscribe(String filter, int qos, MessageHandler handler) throws TransportException {
+        throw new TransportException("subscription to " + filter + " refused by the broker");
+      }
+    }) {
+      PeerInstance p = PeerInstance.watch(refusing, TOPICS, "press-01", () -> 1_000, dir);
+      assertFalse(p.twin().isDone());
     }
   }
 }

@@ -78,7 +78,7 @@ final class FederationFixture {
         new FrameChannel(t, 0));
   }
 
-    static FederationSettings.Builder ring(ScheduleMode mode, int rounds) {
+  static FederationSettings.Builder ring(ScheduleMode mode, int rounds) {
     return FederationSettings.builder().topology(Topology.RING).privacy(mode)
         .params(PrivacyParameters.withDelta0(DIM, 1.0, 1e-3)).encoder(spec()).rounds(rounds).retrainEpochs(1)
         .ackTimeout(Duration.ofSeconds(5)).federation("test").seed(11);

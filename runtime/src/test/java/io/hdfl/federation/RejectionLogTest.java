@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class RejectionLogTest {
   /**
    * A flood of refusals writes BURST lines a minute; the first line of a later minute is preceded by
-   * the count of those left out, so none goes unreported, and a quiet peer's lines all appear.
+   * the count of those left out (a flood that stops is counted in the summary a run-timeout message
+   * shows), and a quiet peer's lines all appear.
    */
   @Test
   void aFloodIsWrittenAtMostABurstAMinuteAndTheRestIsCounted() {
