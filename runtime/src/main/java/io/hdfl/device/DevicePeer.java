@@ -443,8 +443,8 @@ public final class DevicePeer {
   }
 
   /**
-   * Creates the state directory if need be and checks that this user may write in it, before anything
-   * connects: a device that could not commit its first step stopped mid-run, naming only a file.
+   * Checks that this user may write in the (existing) state directory, before a run writes there or
+   * anything connects: a device that could not commit its first step stopped mid-run, naming only a file.
    */
   private static void writable(Path stateDir) throws java.io.IOException {
     try {
