@@ -102,8 +102,13 @@ public record PeerConfig(
     unknown.removeIf(key -> key.startsWith("signal.") || key.startsWith("ingest.")); // checked below when used
     unknown.removeAll(Set.of("replay.file", "replay.speed"));
     if (!unknown.isEmpty()) {
+      StringBuilder meant = new StringBuilder();
+      for (String key : unknown.stream().limit(5).toList()) {
+        KeySuggestion.nearest(key, KEYS).ifPresent(k -> meant.append(meant.length() == 0 ? " (" : "; ")
+            .append("'").append(Keys.printable(key)).append("': did you mean '").append(k).append("'?"));
+      }
       throw new IllegalArgumentException(file + ": unknown key(s) " + Keys.printable(unknown.toString())
-          + " (known: " + new TreeSet<>(KEYS) + ")");
+          + (meant.length() == 0 ? "" : meant + ")") + " (known: " + new TreeSet<>(KEYS) + ")");
     }
     try {
       return parse(file, p);
