@@ -113,17 +113,17 @@ public final class DevicePeer {
     StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),
         expectations(cfg.settings()));
     java.util.OptionalInt finished = early.finished();
-    if (finished.isPresent()) {
-      if (!newRun) {
-        log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
-            + "; nothing to do (start a new run with --new-run)");
-        // no ledger if a --new-run moved it away and stopped before its new run began
-        Path releases = cfg.stateDir().resolve(ReleaseLog.FILE_NAME);
-        return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME),
-            ledgerFile != null && Files.exists(ledgerFile) ? ledgerFile : null,
-            Files.exists(releases) ? releases : null, finished.getAsInt());
-      }
-      writable(cfg.stateDir()); // before anything of the finished run moves
+    if (finished.isPresent() && !newRun) {
+      log.accept("the run in " + cfg.stateDir() + " finished after round " + finished.getAsInt()
+          + "; nothing to do (start a new run with --new-run)");
+      // no ledger if a --new-run moved it away and stopped before its new run began
+      Path releases = cfg.stateDir().resolve(ReleaseLog.FILE_NAME);
+      return new Outcome(cfg.stateDir().resolve(ModelFile.FINAL_MODEL_NAME),
+          ledgerFile != null && Files.exists(ledgerFile) ? ledgerFile : null,
+          Files.exists(releases) ? releases : null, finished.getAsInt());
+    }
+    writable(cfg.stateDir()); // a run writes here (a finished one, only reported above, may stay read-only)
+    if (finished.isPresent()) { // a new run: the finished run's files are kept aside
       if (early.finishedFinal().isEmpty()) { // checked before anything moves: a damaged checkpoint stops here
         Topics t = new Topics(cfg.settings().federation());
         log.accept("new run: the finished run did not record its final model's digest (an hdfl before 2026-11-27), "
@@ -146,8 +146,6 @@ public final class DevicePeer {
         log.accept("new run: the finished run's record of this device's releases is kept as " + kept);
       }
       early.startNewRun();
-    } else {
-      writable(cfg.stateDir());
     }
     PeerKeys keys = identity(cfg, log);
     EncodedSet data = null;
@@ -476,8 +474,7 @@ public final class DevicePeer {
    */
   public Path init(Consumer<String> log) throws java.io.IOException {
     stateDirectory(config.stateDir());
-    String id = config.peerId();
-    if (!Files.exists(config.stateDir().resolve(id + ".key")) || !Files.exists(config.stateDir().resolve(id + ".kx"))) {
+    if (!Files.exists(identityFile(config)) || !Files.exists(hopKeyFile(config))) {
       writable(config.stateDir()); // keys to create (a device that has both may keep a read-only state)
     }
     identity(config, log);
@@ -604,7 +601,7 @@ public final class DevicePeer {
 
   /** The peer's X25519 key: created on first start (owner-only file), loaded afterwards. */
   private static HopKeys hopKeys(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
-    Path file = cfg.stateDir().resolve(cfg.peerId() + ".kx");
+    Path file = hopKeyFile(cfg);
     if (Files.exists(file)) {
       return HopKeys.load(cfg.peerId(), file);
     }
@@ -615,9 +612,19 @@ public final class DevicePeer {
     return k;
   }
 
+  /** The private key file of the peer's X25519 key ({@link #hopKeys}). */
+  private static Path hopKeyFile(PeerConfig cfg) {
+    return cfg.stateDir().resolve(cfg.peerId() + ".kx");
+  }
+
+  /** The private key file of the peer's Ed25519 identity ({@link #identity}). */
+  private static Path identityFile(PeerConfig cfg) {
+    return cfg.stateDir().resolve(cfg.peerId() + ".key");
+  }
+
   /** The peer's Ed25519 identity: created on first start (owner-only file), loaded afterwards. */
   private static PeerKeys identity(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
-    Path file = cfg.stateDir().resolve(cfg.peerId() + ".key");
+    Path file = identityFile(cfg);
     if (Files.exists(file)) {
       return PeerKeys.load(cfg.peerId(), file);
     }
@@ -629,7 +636,8 @@ public final class DevicePeer {
   }
 
   private static Transport connect(PeerConfig cfg, Topics topics) throws Exception {
-    MqttSettings.Builder b = MqttSettings.builder(cfg.broker()).clientId(cfg.settings().federation() + "-" + cfg.peerId())
+    String clientId = cfg.settings().federation() + "-" + cfg.peerId();
+    MqttSettings.Builder b = MqttSettings.builder(cfg.broker()).clientId(clientId)
         .will(new LastWill(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true));
     if (cfg.username() != null) {
       b.credentials(cfg.username(), cfg.password() == null ? "" : cfg.password());
@@ -650,8 +658,7 @@ public final class DevicePeer {
         // a broker hands a client id's connection to its newest client: two devices with one peer.id
         // take it from each other, and a connect can then wait in vain
         throw new io.hdfl.transport.TransportException(e.getMessage() + " (if the broker answers other clients: is "
-            + "another device connected as client '" + cfg.settings().federation() + "-" + cfg.peerId() + "', that is "
-            + "with this peer.id?)", e);
+            + "another device connected as client '" + clientId + "', that is with this peer.id?)", e);
       }
       throw e;
     }

@@ -423,9 +423,10 @@ public final class RingPeer implements AutoCloseable {
    * step and round, recording the noise state the model claims (present variance, samples absorbed),
    * which is what this peer calibrates its noise to; with encrypted hops it is signed by the sender's
    * key in the roster. (Read as {@link LedgerCodec#recordsUpdate} reads it: a line that does not parse
-   * may pass, and {@code ledger verify} refuses it.) A model whose claimed noise disagreed with its entry was trained
-   * on and noised as the claim said (a forged higher variance: too little noise added, caught only by
-   * a later {@code ledger verify}). Only the first peer starts from no entry, and it sends none such.
+   * may pass, and {@code ledger verify} refuses it.) A model whose claimed noise disagreed with its
+   * entry was trained on and noised as the claim said (a forged higher variance: too little noise
+   * added, caught only by a later {@code ledger verify}). Only the first peer starts from no entry, and
+   * it sends none such.
    */
   private String senderEntryProblem(ModelEnvelope env) {
     if (env.ledgerLines().isEmpty()) {

@@ -60,6 +60,13 @@ class PeerCommandTest {
     return cfg;
   }
 
+  /** Replaces {@code text} (which it must hold) with {@code with} in the config {@code file}. */
+  private static void edit(Path file, String text, String with) throws java.io.IOException {
+    String config = Files.readString(file);
+    assertTrue(config.contains(text), file + " holds no '" + text + "'");
+    Files.writeString(file, config.replace(text, with));
+  }
+
   /** What an operator does before the first run: each device creates its identity, the public keys go into the roster. */
   private void enrol(List<Path> configs) throws Exception {
     Path roster = Files.createDirectories(dir.resolve("roster"));
@@ -387,8 +394,7 @@ class PeerCommandTest {
       }
       Files.delete(aggRoster.resolve("cell-2.pub"));
       io.hdfl.privacy.ledger.PeerKeys.generate("cell-2").publish(aggRoster);
-      Files.writeString(configs.get(0), Files.readString(configs.get(0)).replace("roster.dir = roster\n",
-          "roster.dir = roster-agg\n"));
+      edit(configs.get(0), "roster.dir = roster\n", "roster.dir = roster-agg\n");
       runAllOk(configs);
       Verification v = new LedgerVerifier(KeyDirectory.open(aggRoster)).verify(dir.resolve("state/agg/ledger.jsonl"));
       assertTrue(v.ok(), v.summary());
@@ -731,9 +737,8 @@ class PeerCommandTest {
       String order = "ring.order = press-01, press-02\nencryption = none\nack.timeout.seconds = 1\n"
           + "run.timeout.seconds = 30";
       Path first = config("press-01", "ring", broker.uri(), order);
-      Path second = dir.resolve("press-01-twin.properties");
-      Files.writeString(second, Files.readString(first).replace("state.dir = state/press-01",
-          "state.dir = state/press-01-twin"));
+      Path second = Files.copy(first, dir.resolve("press-01-twin.properties"));
+      edit(second, "state.dir = state/press-01", "state.dir = state/press-01-twin");
       List<String[]> results = runAll(List.of(first, config("press-02", "ring", broker.uri(), order), second));
       String both = results.get(0)[2] + results.get(2)[2];
       assertTrue(!"0".equals(results.get(0)[0]) || !"0".equals(results.get(2)[0]), both);
@@ -754,7 +759,7 @@ class PeerCommandTest {
   void aStateDirectoryThatCannotBeWrittenIsNamedAtStart() throws Exception {
     Files.writeString(dir.resolve("a-file"), "x");
     Path cfg = config("press-01", "ring", "tcp://127.0.0.1:1", "ring.order = press-01\nencryption = none");
-    Files.writeString(cfg, Files.readString(cfg).replace("state.dir = state/press-01", "state.dir = a-file/state"));
+    edit(cfg, "state.dir = state/press-01", "state.dir = a-file/state");
     for (String[] args : List.of(new String[] {"peer", "--config", cfg.toString()},
         new String[] {"peer", "--config", cfg.toString(), "--init"})) {
       String[] r = cli(args);
@@ -778,7 +783,7 @@ class PeerCommandTest {
           + "run.timeout.seconds = 20";
       Path p1 = config("press-01", "ring", broker.uri(), order);
       Path p2 = config("press-02", "ring", broker.uri(), order);
-      Files.writeString(p2, Files.readString(p2).replace("classes = 3", "classes = 4"));
+      edit(p2, "classes = 3", "classes = 4");
       Dataset three = blobs(48, 7);
       int[] labels = three.labels().clone();
       for (int i = 0; i < labels.length; i += 4) {
