@@ -79,6 +79,11 @@ public final class DevicePeer {
   private record FinalFrame(ModelEnvelope envelope, String sha256) {}
 
   static final String OFFLINE = PeerAnnouncements.OFFLINE;
+  /**
+   * How long a start waits for its own instance token to come back through the broker (a round trip,
+   * milliseconds on a LAN) before it takes every later final model as this run's.
+   */
+  private static final java.time.Duration SETTLING = java.time.Duration.ofSeconds(5);
 
   private final PeerConfig config;
   private final VectorKernels kernels;
@@ -210,21 +215,29 @@ public final class DevicePeer {
         meter.meter().close();
         throw e;
       }
-      log.accept(meter.reason());
+      if (cfg.ina219() != null) {
+        log.accept(meter.reason()); // a detected meter's reason is logged where it is detected (EnergyMeters)
+      }
       List<AutoCloseable> running = new ArrayList<>();
       boolean offline = false;
       try {
         NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
             : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
         PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
-            new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())),
+            new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())
+                .andThen(new RoundProgress(cfg.role(), s.rounds(), log))),
             new FrameChannel(transport, s.maxPacketBytes()), hops);
-        // a second device under this peer id stops this one, saying so (see PeerInstance)
-        PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
-            cfg.stateDir());
         CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
         var toldOldFinal = new java.util.concurrent.atomic.AtomicBoolean(); // said once: anyone can resend it
+        // A device with no run to resume takes no final model the broker held before it subscribed: that is
+        // an earlier run's (a state directory made anew, a federation id used before), and taking it ended
+        // the device at once with that model and an empty ledger. Such a model is delivered before this
+        // device's own instance token comes back (below); its digest is remembered, so a reconnect's
+        // delivery of it again is not taken either.
+        var settled = new java.util.concurrent.atomic.AtomicBoolean(resuming);
+        var earlierFinal = new java.util.concurrent.atomic.AtomicReference<String>();
+        Path stateDir = cfg.stateDir();
         int classesConfigured = cfg.classes();
         ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
           try {
@@ -233,6 +246,15 @@ public final class DevicePeer {
               if (!toldOldFinal.getAndSet(true)) {
                 log.accept("ignored the finished run's final model, which the broker still retains on " + topic
                     + ": this is a new run");
+              }
+              return;
+            }
+            if (!settled.get() || digest.equals(earlierFinal.get())) {
+              if (earlierFinal.getAndSet(digest) == null) {
+                log.accept("ignored the final model the broker retains on " + topic + ": it was there before this "
+                    + "device, with no run to resume in " + stateDir + ", subscribed, so it is an earlier run's;"
+                    + " waiting for this run's (mosquitto_pub -t " + topic + " -r -n clears it, and each of its "
+                    + topic + "/part/<i> if it was kept in parts)");
               }
               return;
             }
@@ -255,6 +277,12 @@ public final class DevicePeer {
             ctx.refused(ctx.id() + ": rejected a final model: " + e.getMessage());
           }
         });
+        // a second device under this peer id stops this one, saying so (see PeerInstance); once this process's
+        // token is back, every message the broker held for the subscriptions above has been handled
+        PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
+            cfg.stateDir());
+        instance.awaitOwnToken(SETTLING);
+        settled.set(true);
         // Announcements: who is online (the first ring peer waits for all), and who came back after a
         // restart (a model or update in flight to it is sent again at once)
         PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);

@@ -35,6 +35,8 @@ final class PeerInstance {
   private final long startedAt;
   private final LongSupplier clock;
   private final CompletableFuture<Void> twin = new CompletableFuture<>();
+  /** Completed when this process's own token comes back from the broker (or the check is off). */
+  private final CompletableFuture<Void> ownTokenBack = new CompletableFuture<>();
 
   private PeerInstance(String peerId, LongSupplier clock, long previous) {
     this.peerId = peerId;
@@ -67,6 +69,7 @@ final class PeerInstance {
       // a broker whose ACL predates this topic may refuse it: the run goes on without the check
       LOG.log(System.Logger.Level.WARNING, "peer " + peerId + ": cannot watch " + topic + " for a second device "
           + "under this peer id (" + e.getMessage() + "); does the broker's ACL allow it (deploy/mosquitto/acl)?");
+      p.ownTokenBack.complete(null); // nothing to wait for
       return p;
     }
     Runnable publish = () -> {
@@ -79,6 +82,20 @@ final class PeerInstance {
     t.onReconnected(publish);
     publish.run();
     return p;
+  }
+
+  /**
+   * Waits up to {@code max} for this process's token to come back from the broker. The broker sends a
+   * connection's messages in order, and they are handled in order: once it is back, so are the
+   * retained messages of every subscription this connection made before {@link #watch}. Returns at
+   * once where the broker refused the topic.
+   */
+  void awaitOwnToken(java.time.Duration max) throws InterruptedException {
+    try {
+      ownTokenBack.get(max.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      // lost with a reconnect, say: the start goes on
+    }
   }
 
   /** Fails once another device has shown itself under this peer id; never completes otherwise. */
@@ -107,7 +124,11 @@ final class PeerInstance {
     } catch (NumberFormatException e) {
       return;
     }
-    if (other == nonce || other == previous || at < startedAt || at > clock.getAsLong() + MAX_AHEAD_MS) {
+    if (other == nonce) {
+      ownTokenBack.complete(null);
+      return;
+    }
+    if (other == previous || at < startedAt || at > clock.getAsLong() + MAX_AHEAD_MS) {
       return; // this process's own or the previous one's, published before it started, or implausibly late
     }
     if (twin.completeExceptionally(new FederationException("another device runs as peer.id '" + peerId

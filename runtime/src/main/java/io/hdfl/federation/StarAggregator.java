@@ -15,6 +15,9 @@ import io.hdfl.privacy.schedule.NoiseDecision;
 import io.hdfl.privacy.schedule.NoisePolicy;
 import io.hdfl.security.HopCipher;
 import io.hdfl.transport.TransportException;
+import io.hdfl.transport.TransportStats;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -80,6 +83,16 @@ public final class StarAggregator implements AutoCloseable {
   /** The model to publish first: the empty round-1 model, or a restarted aggregator's committed one. */
   private ModelEnvelope first;
   private final java.util.concurrent.CompletableFuture<Void> failure = new java.util.concurrent.CompletableFuture<>();
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  /**
+   * Where the round in progress began (its global model went out), in wall time, in the worker's CPU
+   * time and in the transport's counters: a round report covers the round from there to its aggregate
+   * (the updates opened and checked, the average, the global model and its re-announcements sent, the
+   * updates received). Worker only.
+   */
+  private long roundStartNanos;
+  private long roundStartCpuNanos;
+  private TransportStats roundStartStats = new TransportStats(0, 0, 0, 0);
   /** Updates waiting for the worker, unopened: bounded (a client whose update is dropped sends it again). */
   private final io.hdfl.concurrent.IntakeLimit intake =
       new io.hdfl.concurrent.IntakeLimit("aggregator", io.hdfl.concurrent.IntakeLimit.quarterOfHeap());
@@ -236,7 +249,11 @@ public final class StarAggregator implements AutoCloseable {
     // on the worker, as every other publish: updates already arriving could otherwise complete the run
     // (clearing the global, publishing the final model) before this global went out, and bring it back
     try {
-      worker.submit(() -> publish(opening)).get();
+      worker.submit(() -> {
+        roundStartNanos = System.nanoTime();
+        roundStartCpuNanos = threads.getCurrentThreadCpuTime();
+        publish(opening);
+      }).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (java.util.concurrent.ExecutionException e) {
@@ -545,8 +562,16 @@ public final class StarAggregator implements AutoCloseable {
       for (String text : published) {
         ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);
       }
-      ctx.reports().accept(new RoundReport(ctx.id(), round, round, 0, 0, Double.NaN, "", 0, 0, absorbed,
+      long nowNanos = System.nanoTime();
+      long nowCpu = threads.getCurrentThreadCpuTime();
+      TransportStats nowStats = ctx.transport().stats();
+      TransportStats io = nowStats.since(roundStartStats);
+      ctx.reports().accept(new RoundReport(ctx.id(), round, round, (nowNanos - roundStartNanos) / 1e9,
+          (nowCpu - roundStartCpuNanos) / 1e9, Double.NaN, "", io.bytesSent(), io.bytesReceived(), absorbed,
           dec.required(), dec.presentAfter(), dec.added()));
+      roundStartNanos = nowNanos;
+      roundStartCpuNanos = nowCpu;
+      roundStartStats = nowStats;
       state = next;
       updates.clear();
       round = nextRound;

@@ -296,6 +296,51 @@ class PeerCommandTest {
     }
   }
 
+  /**
+   * Devices whose state directories were made anew but for their keys (an operator starting over)
+   * under a federation id used before: the broker still retains the earlier run's final model and
+   * hands it to every device that subscribes. Each took it at once as its own run's and ended with it;
+   * now each runs the new run, saying what it ignored, and its ledger is the new run's alone.
+   */
+  @Test
+  void devicesStartedAnewRunANewRunInsteadOfTakingTheEarlierRunsRetainedFinalModel() throws Exception {
+    try (NewRunBroker broker = newRunBroker()) {
+      List<Path> configs = enrolledRingOfThree(broker.uri());
+      runAllOk(configs);
+      String firstLedger = Files.readString(dir.resolve("state/press-01/ledger.jsonl"));
+      List<String> ids = List.of("press-01", "press-02", "press-03");
+      for (String id : ids) {
+        Path state = dir.resolve("state/" + id);
+        try (var files = Files.list(state)) {
+          for (Path f : files.toList()) {
+            String name = f.getFileName().toString();
+            if (!name.equals("keys") && !name.equals(id + ".key") && !name.equals(id + ".kx")) {
+              try (var tree = Files.walk(f)) {
+                for (Path g : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                  Files.delete(g);
+                }
+              }
+            }
+          }
+        }
+      }
+      letTheBrokerCloseTheFinishedSessions();
+      for (String[] r : runAllOk(configs)) {
+        assertTrue(r[2].contains("ignored the final model the broker retains on hdfl/plant-7/model/final: it was there"
+            + " before this device"), r[2]);
+        assertTrue(r[2].contains("round 3/3 (step "), r[2]);
+      }
+      for (String id : ids) {
+        Verification v = verifiedLedger(id, ids);
+        assertTrue(v.ok(), id + ": " + v.summary());
+        assertEquals(9, v.entries(), id + ": a whole new run of 3 rounds of 3 peers");
+        for (String line : Files.readString(dir.resolve("state/" + id + "/ledger.jsonl")).split("\n")) {
+          assertTrue(!firstLedger.contains(line), "an entry of the earlier run in the new run's ledger: " + line);
+        }
+      }
+    }
+  }
+
   /** A broker for a run and a new run of it. */
   private record NewRunBroker(String uri, AutoCloseable running) implements AutoCloseable {
     @Override
@@ -342,6 +387,16 @@ class PeerCommandTest {
       Verification v = verifiedLedger("agg", List.of("agg", "cell-1", "cell-2"));
       assertTrue(v.ok(), v.summary());
       assertEquals(9, v.entries(), "3 rounds x (2 client updates + 1 aggregate)");
+      // each device says what every round did, with its bytes (the aggregator's too) and energy
+      for (int round = 1; round <= 3; round++) {
+        assertTrue(java.util.regex.Pattern.compile("hdfl peer agg: round " + round + "/3: averaged the clients' updates "
+            + "\\(30 new samples\\) after [0-9.]+ s .*; sent [0-9.]+ kB, received [0-9.]+ kB; energy [0-9.]+ J ")
+            .matcher(results.get(0)[2]).find(), results.get(0)[2]);
+        for (int c = 1; c <= 2; c++) {
+          assertTrue(results.get(c)[2].contains("hdfl peer cell-" + c + ": round " + round + "/3: update of 15 new "
+              + "samples sent in "), results.get(c)[2]);
+        }
+      }
       assertTrue(Files.exists(dir.resolve("state/cell-1/final-model.hdfl")));
       String first = Files.readString(dir.resolve("state/agg/ledger.jsonl"));
       // each client recorded the updates it sent, and the aggregator's ledger holds every one of them

@@ -96,6 +96,51 @@ class PeerInstanceTest {
     }) {
       PeerInstance p = PeerInstance.watch(refusing, TOPICS, "press-01", () -> 1_000, dir);
       assertFalse(p.twin().isDone());
+      long t0 = System.nanoTime();
+      p.awaitOwnToken(java.time.Duration.ofSeconds(30)); // nothing comes back: no wait
+      assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "waited for a token that cannot come");
     }
+  }
+
+  /**
+   * Once a device's own token is back, the retained messages of the subscriptions its connection made
+   * before have been handled, however slowly (a device takes a final model it is handed before that
+   * for an earlier run's). Over a real MQTT broker, whose connection delivers in order on one thread.
+   */
+  @Test
+  void whenItsOwnTokenIsBackTheRetainedMessagesBeforeItHaveBeenHandled() throws Exception {
+    String finalTopic = "hdfl/plant-7/model/final";
+    try (io.hdfl.transport.EmbeddedBroker broker = new io.hdfl.transport.EmbeddedBroker().start();
+        Transport earlier = connect(broker, "earlier"); Transport probe = connect(broker, "probe");
+        Transport device = connect(broker, "device")) {
+      earlier.publish(finalTopic, "an earlier run's".getBytes(StandardCharsets.US_ASCII), 1, true);
+      // Moquette acknowledges a QoS 1 publish before it stores the retained copy: wait until it has
+      java.util.concurrent.CountDownLatch stored = new java.util.concurrent.CountDownLatch(1);
+      probe.subscribe(finalTopic, 1, (topic, payload, retained) -> stored.countDown());
+      for (int i = 0; i < 100 && stored.getCount() > 0; i++) {
+        if (!stored.await(50, TimeUnit.MILLISECONDS)) {
+          probe.unsubscribe(finalTopic);
+          probe.subscribe(finalTopic, 1, (topic, payload, retained) -> stored.countDown());
+        }
+      }
+      assertTrue(stored.await(1, TimeUnit.SECONDS), "the broker never kept the retained message");
+      java.util.concurrent.atomic.AtomicBoolean handled = new java.util.concurrent.atomic.AtomicBoolean();
+      device.subscribe(finalTopic, 1, (topic, payload, retained) -> {
+        try {
+          Thread.sleep(300); // slower than the token's round trip
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        handled.set(true);
+      });
+      PeerInstance p = PeerInstance.watch(device, TOPICS, "press-01", System::currentTimeMillis, dir);
+      p.awaitOwnToken(java.time.Duration.ofSeconds(10));
+      assertTrue(handled.get(), "the retained message was not handled when the token came back");
+    }
+  }
+
+  private static Transport connect(io.hdfl.transport.EmbeddedBroker broker, String id) throws TransportException {
+    return io.hdfl.transport.MqttTransport.connect(io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId(id)
+        .build());
   }
 }

@@ -42,6 +42,16 @@ class StarFederationTest {
     }
     Verification v = FederationFixture.verify(r, s, dir);
     assertTrue(v.ok(), v.summary());
+    // the aggregator reports each round as the clients do: how long it took, its CPU and its bytes (the
+    // global model out, k updates in; before, all zero, and a device aggregator's radio was priced at 0 J)
+    List<RoundReport> agg = r.reports().stream().filter(x -> x.peer().equals("aggregator")).toList();
+    assertEquals(rounds, agg.size());
+    long model = 4L * s.encoder().dim() * FederationFixture.CLASSES;
+    for (RoundReport rep : agg) {
+      assertTrue(rep.wallSeconds() > 0 && rep.cpuSeconds() > 0, rep.toString());
+      assertTrue(rep.bytesSent() >= model && rep.bytesReceived() >= k * model, rep.toString());
+      assertEquals(k * l, rep.samplesNew(), rep.toString());
+    }
   }
 
   /**
