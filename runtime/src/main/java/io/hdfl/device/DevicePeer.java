@@ -129,14 +129,10 @@ public final class DevicePeer {
     }
     writable(cfg.stateDir()); // a run writes here (a finished one, only reported above, may stay read-only)
     if (finished.isPresent()) { // a new run: the finished run's files are kept aside
-      if (early.finishedFinal().isEmpty()) { // checked before anything moves: a damaged checkpoint stops here
-        Topics t = new Topics(cfg.settings().federation());
-        log.accept("new run: the finished run did not record its final model's digest (an hdfl before 2026-11-27), "
-            + "so if the broker still retains that model this device takes it as the new run's; if this run ends at "
-            + "once, clear it (mosquitto_pub -t " + t.finalModel() + " -r -n, and each " + t.finalModel()
-            + "/part/<i> if it was kept in chunks" + (cfg.role().equals("ring") ? "" : "; for a star also -t "
-            + t.starGlobal()) + ") and run again");
-      }
+      // read before anything moves: a damaged checkpoint stops here. (A finished run recorded without its final
+      // model's digest, by an hdfl before 2026-11-27, needs none: the new run, having nothing to resume, takes
+      // no final model the broker held before it subscribed.)
+      early.finishedFinal();
       String stamp = java.time.format.DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")
           .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
       if (ledgerFile != null && Files.exists(ledgerFile)) {
@@ -204,7 +200,7 @@ public final class DevicePeer {
         }
       }
       // read before connecting, so that a damaged file stops the start at once
-      Optional<String> previousFinal = checkpoints.previousFinal();
+      java.util.Set<String> previousFinals = checkpoints.previousFinal();
       io.hdfl.sensors.energy.DeviceProfile profile = profile(cfg); // a bad energy.profile stops the start here
       io.hdfl.sensors.energy.DeviceProfile radio = cfg.radioMeasured() ? null : profile;
       DetectedMeter meter = energyMeter(cfg, profile); // before connecting: a configured INA219 that is absent stops the start
@@ -215,17 +211,15 @@ public final class DevicePeer {
         meter.meter().close();
         throw e;
       }
-      if (cfg.ina219() != null) {
-        log.accept(meter.reason()); // a detected meter's reason is logged where it is detected (EnergyMeters)
-      }
+      log.accept(meter.reason());
       List<AutoCloseable> running = new ArrayList<>();
       boolean offline = false;
       try {
         NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
             : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
         PeerContext ctx = new PeerContext(cfg.peerId(), s, transport, keys, noise, kernels,
-            new EnergyReporter(cfg.peerId(), meter.meter(), radio, new MetricsPublisher(transport, topics, cfg.peerId())
-                .andThen(new RoundProgress(cfg.role(), s.rounds(), log))),
+            new EnergyReporter(cfg.peerId(), meter.meter(), radio, new RoundProgress(cfg.role(), s.rounds(), log)
+                .andThen(new MetricsPublisher(transport, topics, cfg.peerId()))),
             new FrameChannel(transport, s.maxPacketBytes()), hops);
         CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
@@ -233,28 +227,22 @@ public final class DevicePeer {
         // A device with no run to resume takes no final model the broker held before it subscribed: that is
         // an earlier run's (a state directory made anew, a federation id used before), and taking it ended
         // the device at once with that model and an empty ledger. Such a model is delivered before this
-        // device's own instance token comes back (below); its digest is remembered, so a reconnect's
-        // delivery of it again is not taken either.
+        // device's own instance token comes back through the broker, which sets 'settled' on the same
+        // (Paho callback) thread; its digest is remembered in previous-final.ckpt, so neither a reconnect's
+        // delivery of it nor a restart during this run takes it either.
         var settled = new java.util.concurrent.atomic.AtomicBoolean(resuming);
-        var earlierFinal = new java.util.concurrent.atomic.AtomicReference<String>();
+        java.util.Set<String> earlierFinals = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        earlierFinals.addAll(previousFinals);
+        var toldEarlierFinal = new java.util.concurrent.atomic.AtomicBoolean();
         Path stateDir = cfg.stateDir();
         int classesConfigured = cfg.classes();
         ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
           try {
             String digest = Sha256.hex(payload);
-            if (previousFinal.equals(Optional.of(digest))) {
+            if (earlierFinals.contains(digest)) {
               if (!toldOldFinal.getAndSet(true)) {
                 log.accept("ignored the finished run's final model, which the broker still retains on " + topic
                     + ": this is a new run");
-              }
-              return;
-            }
-            if (!settled.get() || digest.equals(earlierFinal.get())) {
-              if (earlierFinal.getAndSet(digest) == null) {
-                log.accept("ignored the final model the broker retains on " + topic + ": it was there before this "
-                    + "device, with no run to resume in " + stateDir + ", subscribed, so it is an earlier run's;"
-                    + " waiting for this run's (mosquitto_pub -t " + topic + " -r -n clears it, and each of its "
-                    + topic + "/part/<i> if it was kept in parts)");
               }
               return;
             }
@@ -266,6 +254,15 @@ public final class DevicePeer {
             } else if (env.classes() != classesConfigured) {
               ctx.refused(ctx.id() + ": rejected a final model: it has " + env.classes() + " classes, this device's "
                   + "'classes' " + classesConfigured + " (do the peers' 'classes' differ?)");
+            } else if (!settled.get()) {
+              earlierFinals.add(digest);
+              if (!toldEarlierFinal.getAndSet(true)) {
+                log.accept("ignored the final model the broker retains on " + topic + ": it was there before this "
+                    + "device, with no run to resume in " + stateDir + ", subscribed, so it is an earlier run's (or "
+                    + "this run's, if the run ended before this device started); waiting for this run's "
+                    + "(mosquitto_pub -t " + topic + " -r -n clears it, and each of its " + topic + "/part/<i> if it "
+                    + "was kept in parts)");
+              }
             } else {
               RingPeer ring = ringOf.get();
               if (ring != null) {
@@ -281,8 +278,18 @@ public final class DevicePeer {
         // token is back, every message the broker held for the subscriptions above has been handled
         PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
             cfg.stateDir());
-        instance.awaitOwnToken(SETTLING);
-        settled.set(true);
+        if (!resuming) {
+          instance.ownTokenBack().thenRun(() -> settled.set(true)); // on the thread that handled the token
+          if (!instance.awaitOwnToken(SETTLING)) {
+            log.accept("WARNING: this device's instance token did not come back through the broker within "
+                + SETTLING.toSeconds() + " s (does its ACL let it publish " + topics.peerInstance(cfg.peerId())
+                + "?): a final model the broker held before this start could be taken as this run's");
+            settled.set(true);
+          }
+          if (earlierFinals.size() > previousFinals.size()) {
+            checkpoints.rememberEarlierFinals(earlierFinals);
+          }
+        }
         // Announcements: who is online (the first ring peer waits for all), and who came back after a
         // restart (a model or update in flight to it is sent again at once)
         PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);

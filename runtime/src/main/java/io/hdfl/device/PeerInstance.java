@@ -87,15 +87,25 @@ final class PeerInstance {
   /**
    * Waits up to {@code max} for this process's token to come back from the broker. The broker sends a
    * connection's messages in order, and they are handled in order: once it is back, so are the
-   * retained messages of every subscription this connection made before {@link #watch}. Returns at
-   * once where the broker refused the topic.
+   * retained messages of every subscription this connection made before {@link #watch} (MQTT orders
+   * messages per topic only; Mosquitto and Moquette send a connection's messages in the order they
+   * have them). Returns whether it came back, or at once, true, where the broker refused the topic.
    */
-  void awaitOwnToken(java.time.Duration max) throws InterruptedException {
+  boolean awaitOwnToken(java.time.Duration max) throws InterruptedException {
     try {
       ownTokenBack.get(max.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      return true;
     } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-      // lost with a reconnect, say: the start goes on
+      return false; // the publish refused by the broker's ACL, or lost with a reconnect
     }
+  }
+
+  /**
+   * Completed on the thread that handles this process's token when it comes back from the broker (at
+   * once where the broker refused the topic).
+   */
+  CompletableFuture<Void> ownTokenBack() {
+    return ownTokenBack;
   }
 
   /** Fails once another device has shown itself under this peer id; never completes otherwise. */

@@ -42,6 +42,13 @@ final class StateCheckpoints implements RingJournal {
   private static final Pattern RECEIVED = Pattern.compile("received-(\\d{1,18})\\.ckpt");
   /** The field of {@code finished.ckpt} and {@code previous-final.ckpt} that holds a final frame's SHA-256. */
   private static final String FINAL_DIGEST = "final-sha256";
+  /**
+   * The field of {@code previous-final.ckpt} that holds the digests (space-separated) of final frames
+   * the broker held before a device with no run to resume subscribed: earlier runs' (see DevicePeer).
+   */
+  private static final String EARLIER_FINALS = "earlier-finals-sha256";
+  /** At most this many earlier final models are remembered (the broker keeps one, plus its parts). */
+  static final int MAX_EARLIER_FINALS = 8;
   private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
 
   private final Path dir;
@@ -146,9 +153,45 @@ final class StateCheckpoints implements RingJournal {
    * MQTT brokers keep a topic's last retained message, so a device that starts a new run under the same
    * federation is handed that run's final model as soon as it subscribes; it is not this run's.
    */
-  Optional<String> previousFinal() throws IOException {
-    return Files.exists(previousFinalFile()) ? finalDigest(read(previousFinalFile(), "previous-final"))
-        : Optional.empty();
+  java.util.Set<String> previousFinal() throws IOException {
+    if (!Files.exists(previousFinalFile())) {
+      return java.util.Set.of();
+    }
+    CheckpointFile.Content c = read(previousFinalFile(), "previous-final");
+    java.util.Set<String> digests = new java.util.LinkedHashSet<>();
+    finalDigest(c).ifPresent(digests::add);
+    String earlier = c.fields().get(EARLIER_FINALS);
+    if (earlier != null) {
+      for (String d : earlier.split(" ", MAX_EARLIER_FINALS + 1)) {
+        if (!DIGEST.matcher(d).matches()) {
+          throw refuse(new CheckpointFormatException(c.file() + ": '" + EARLIER_FINALS + "' holds more than "
+              + MAX_EARLIER_FINALS + " SHA-256s in hex, or something else"));
+        }
+        digests.add(d);
+      }
+    }
+    return digests;
+  }
+
+  /**
+   * Adds {@code digests} to {@code previous-final.ckpt}: final frames the broker held before this
+   * device, with no run to resume, subscribed (an earlier run's). Kept until this run finishes, so a
+   * restart in the middle of it does not take them for this run's either. At most {@link
+   * #MAX_EARLIER_FINALS} are kept, the newest.
+   */
+  synchronized void rememberEarlierFinals(java.util.Collection<String> digests) throws IOException {
+    Optional<String> own = Files.exists(previousFinalFile())
+        ? finalDigest(read(previousFinalFile(), "previous-final")) : Optional.empty();
+    java.util.LinkedHashSet<String> earlier = new java.util.LinkedHashSet<>(previousFinal());
+    earlier.addAll(digests);
+    own.ifPresent(earlier::remove);
+    List<String> kept = new ArrayList<>(earlier);
+    kept = kept.subList(Math.max(0, kept.size() - MAX_EARLIER_FINALS), kept.size());
+    Map<String, String> fields = new LinkedHashMap<>();
+    own.ifPresent(d -> fields.put(FINAL_DIGEST, d));
+    fields.put(EARLIER_FINALS, String.join(" ", kept));
+    Files.createDirectories(dir);
+    CheckpointFile.write(previousFinalFile(), "previous-final", owner(fields), null);
   }
 
   /** The final frame's digest in a finished or previous-final checkpoint; empty in one written without it. */

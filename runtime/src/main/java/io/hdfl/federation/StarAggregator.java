@@ -251,7 +251,8 @@ public final class StarAggregator implements AutoCloseable {
     try {
       worker.submit(() -> {
         roundStartNanos = System.nanoTime();
-        roundStartCpuNanos = threads.getCurrentThreadCpuTime();
+        roundStartCpuNanos = workerCpuNanos();
+        roundStartStats = ctx.transport().stats(); // round 1 leaves out the start-up's messages
         publish(opening);
       }).get();
     } catch (InterruptedException e) {
@@ -563,7 +564,7 @@ public final class StarAggregator implements AutoCloseable {
         ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);
       }
       long nowNanos = System.nanoTime();
-      long nowCpu = threads.getCurrentThreadCpuTime();
+      long nowCpu = workerCpuNanos();
       TransportStats nowStats = ctx.transport().stats();
       TransportStats io = nowStats.since(roundStartStats);
       ctx.reports().accept(new RoundReport(ctx.id(), round, round, (nowNanos - roundStartNanos) / 1e9,
@@ -597,6 +598,11 @@ public final class StarAggregator implements AutoCloseable {
     return new ModelEnvelope(kind, s.federation(), ctx.id(), Math.min(forRound, s.rounds()), forRound,
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), classes,
         noise.presentVariance(), noise.samplesAbsorbed(), lines, null, prototypes);
+  }
+
+  /** The worker thread's CPU time, or 0 on a JVM that cannot measure it (the reports' CPU is then 0). */
+  private long workerCpuNanos() {
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
   }
 
   private void publish(ModelEnvelope env) {

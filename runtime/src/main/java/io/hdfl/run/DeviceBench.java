@@ -115,6 +115,7 @@ public final class DeviceBench {
         .privacy(ScheduleMode.PRIVATEDFL).params(PrivacyParameters.withDelta0(p.dim(), 1.0, 1e-3))
         .encoder(enc.spec()).similarity(Similarity.COSINE).rounds(1).retrainEpochs(1).seed(42).build();
     DetectedMeter meter = EnergyMeters.forRuns(p.profile());
+    System.getLogger("io.hdfl.run").log(System.Logger.Level.INFO, "hdfl " + meter.reason());
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
       MqttSettings base = MqttSettings.builder(broker.uri()).build();
       Simulation sim = new Simulation(s, shards, p.classes(), id -> MqttTransport.connect(base.withClientId(id)), vector,

@@ -122,6 +122,7 @@ public final class FederatedRun {
         : id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), kernels);
     DeviceProfile profile = DeviceProfiles.resolve(plan.profile());
     DetectedMeter meter = EnergyMeters.forRuns(profile);
+    System.getLogger("io.hdfl.run").log(System.Logger.Level.INFO, "hdfl " + meter.reason());
     Classifier classifier = new Classifier(kernels, s.similarity());
     Map<Integer, Evaluation> evals = new TreeMap<>();
     // the rounds' models are scored on a thread of their own, so that a round's mark is not held up by

@@ -300,7 +300,9 @@ class PeerCommandTest {
    * Devices whose state directories were made anew but for their keys (an operator starting over)
    * under a federation id used before: the broker still retains the earlier run's final model and
    * hands it to every device that subscribes. Each took it at once as its own run's and ended with it;
-   * now each runs the new run, saying what it ignored, and its ledger is the new run's alone.
+   * now each runs the new run, saying what it ignored, and its ledger is the new run's alone. One device
+   * started on its own first remembers what it ignored in its state directory, as a restart during
+   * the run must.
    */
   @Test
   void devicesStartedAnewRunANewRunInsteadOfTakingTheEarlierRunsRetainedFinalModel() throws Exception {
@@ -325,10 +327,21 @@ class PeerCommandTest {
         }
       }
       letTheBrokerCloseTheFinishedSessions();
-      for (String[] r : runAllOk(configs)) {
-        assertTrue(r[2].contains("ignored the final model the broker retains on hdfl/plant-7/model/final: it was there"
-            + " before this device"), r[2]);
-        assertTrue(r[2].contains("round 3/3 (step "), r[2]);
+      // press-02 alone first, until its run timeout: it ignores the earlier final model and remembers it
+      Path second = configs.get(1);
+      edit(second, "run.timeout.seconds = 60", "run.timeout.seconds = 3");
+      String[] alone = cli("peer", "--config", second.toString());
+      assertEquals("1", alone[0], alone[1] + alone[2]);
+      assertTrue(alone[2].contains("ignored the final model the broker retains on hdfl/plant-7/model/final: it was "
+          + "there before this device"), alone[2]);
+      edit(second, "run.timeout.seconds = 3", "run.timeout.seconds = 60");
+      List<String[]> results = runAllOk(configs);
+      for (int i = 0; i < 3; i++) {
+        String err = results.get(i)[2];
+        assertTrue(err.contains(i == 1 ? "ignored the finished run's final model, which the broker still retains"
+            : "ignored the final model the broker retains on hdfl/plant-7/model/final: it was there before this "
+            + "device"), err);
+        assertTrue(err.contains("round 2/3 (step "), err);
       }
       for (String id : ids) {
         Verification v = verifiedLedger(id, ids);

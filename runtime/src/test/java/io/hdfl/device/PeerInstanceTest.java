@@ -97,7 +97,7 @@ class PeerInstanceTest {
       PeerInstance p = PeerInstance.watch(refusing, TOPICS, "press-01", () -> 1_000, dir);
       assertFalse(p.twin().isDone());
       long t0 = System.nanoTime();
-      p.awaitOwnToken(java.time.Duration.ofSeconds(30)); // nothing comes back: no wait
+      assertTrue(p.awaitOwnToken(java.time.Duration.ofSeconds(30))); // nothing comes back: no wait
       assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "waited for a token that cannot come");
     }
   }
@@ -134,7 +134,7 @@ class PeerInstanceTest {
         handled.set(true);
       });
       PeerInstance p = PeerInstance.watch(device, TOPICS, "press-01", System::currentTimeMillis, dir);
-      p.awaitOwnToken(java.time.Duration.ofSeconds(10));
+      assertTrue(p.awaitOwnToken(java.time.Duration.ofSeconds(10)), "the token never came back");
       assertTrue(handled.get(), "the retained message was not handled when the token came back");
     }
   }

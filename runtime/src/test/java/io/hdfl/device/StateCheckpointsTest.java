@@ -36,22 +36,22 @@ class StateCheckpointsTest {
     c.commit(new RingCheckpoint(3, true, 1234, null));
     c.finish(3, first);
     assertEquals(OptionalInt.of(3), c.finished());
-    assertEquals(Optional.empty(), c.previousFinal(), "no new run yet");
+    assertEquals(java.util.Set.of(), c.previousFinal(), "no new run yet");
 
     c.startNewRun();
     assertEquals(OptionalInt.empty(), c.finished());
     assertFalse(c.inProgress(), "nothing of the finished run to resume");
-    assertEquals(Optional.of(first), c.previousFinal());
+    assertEquals(java.util.Set.of(first), c.previousFinal());
     // a crash during the new run: the device starts again and resumes, and still knows
     c.commit(new RingCheckpoint(1, false, 99, null));
     StateCheckpoints restarted = open();
     assertTrue(restarted.inProgress());
-    assertEquals(Optional.of(first), restarted.previousFinal());
+    assertEquals(java.util.Set.of(first), restarted.previousFinal());
 
     restarted.finish(3, second);
-    assertEquals(Optional.empty(), restarted.previousFinal(), "the new run has its own final model now");
+    assertEquals(java.util.Set.of(), restarted.previousFinal(), "the new run has its own final model now");
     restarted.startNewRun();
-    assertEquals(Optional.of(second), restarted.previousFinal());
+    assertEquals(java.util.Set.of(second), restarted.previousFinal());
   }
 
   /**
@@ -107,7 +107,7 @@ class StateCheckpointsTest {
     StateCheckpoints c = open();
     assertEquals(OptionalInt.of(3), c.finished());
     c.startNewRun();
-    assertEquals(Optional.empty(), c.previousFinal());
+    assertEquals(java.util.Set.of(), c.previousFinal());
     assertEquals(OptionalInt.empty(), c.finished());
   }
 
@@ -119,5 +119,44 @@ class StateCheckpointsTest {
     IOException e = assertThrows(IOException.class, () -> open().startNewRun());
     assertTrue(e.getMessage().contains(finished + ": 'final-sha256' is not a SHA-256 in hex"), e.getMessage());
     assertTrue(Files.exists(finished), "nothing removed");
+  }
+
+  /**
+   * A device with no run to resume remembers the final models the broker held before it subscribed
+   * (an earlier run's) beside the finished run's own, across restarts, until its run finishes; at
+   * most the newest {@link StateCheckpoints#MAX_EARLIER_FINALS}; a damaged list is refused.
+   */
+  @Test
+  void theFinalModelsOfEarlierRunsAreRememberedUntilThisRunFinishes() throws IOException {
+    String own = Sha256.hex("the finished run's final frame".getBytes(StandardCharsets.UTF_8));
+    String earlier = Sha256.hex("another device's earlier final frame".getBytes(StandardCharsets.UTF_8));
+    StateCheckpoints fresh = open();
+    fresh.rememberEarlierFinals(java.util.List.of(earlier));
+    assertFalse(fresh.inProgress(), "remembering is no run to resume");
+    assertEquals(java.util.Set.of(earlier), open().previousFinal());
+
+    StateCheckpoints c = open();
+    c.commit(new RingCheckpoint(3, true, 1234, null));
+    c.finish(3, own);
+    c.startNewRun();
+    c.rememberEarlierFinals(java.util.List.of(own, earlier));
+    assertEquals(java.util.Set.of(own, earlier), open().previousFinal());
+    java.util.List<String> many = new java.util.ArrayList<>();
+    for (int i = 0; i < StateCheckpoints.MAX_EARLIER_FINALS + 3; i++) {
+      many.add(Sha256.hex(("frame " + i).getBytes(StandardCharsets.UTF_8)));
+    }
+    c.rememberEarlierFinals(many);
+    java.util.Set<String> kept = open().previousFinal();
+    assertTrue(kept.contains(own), "the finished run's own is always kept");
+    assertEquals(StateCheckpoints.MAX_EARLIER_FINALS + 1, kept.size());
+    assertTrue(kept.containsAll(many.subList(3, many.size())), "the newest are kept");
+    c.finish(3, Sha256.hex("this run's final frame".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(java.util.Set.of(), open().previousFinal(), "forgotten once this run has its own final model");
+
+    Path file = state.resolve(StateCheckpoints.DIR).resolve("previous-final.ckpt");
+    CheckpointFile.write(file, "previous-final", Map.of("federation", "plant-7", "peer", "press-01", "role", "ring",
+        "earlier-finals-sha256", earlier + " not-a-digest"), null);
+    IOException e = assertThrows(IOException.class, () -> open().previousFinal());
+    assertTrue(e.getMessage().contains(file + ": 'earlier-finals-sha256' holds"), e.getMessage());
   }
 }

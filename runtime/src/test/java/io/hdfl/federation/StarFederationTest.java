@@ -47,8 +47,9 @@ class StarFederationTest {
     List<RoundReport> agg = r.reports().stream().filter(x -> x.peer().equals("aggregator")).toList();
     assertEquals(rounds, agg.size());
     long model = 4L * s.encoder().dim() * FederationFixture.CLASSES;
+    assertTrue(agg.stream().mapToDouble(RoundReport::cpuSeconds).sum() > 0, agg.toString());
     for (RoundReport rep : agg) {
-      assertTrue(rep.wallSeconds() > 0 && rep.cpuSeconds() > 0, rep.toString());
+      assertTrue(rep.wallSeconds() > 0 && rep.cpuSeconds() >= 0, rep.toString());
       assertTrue(rep.bytesSent() >= model && rep.bytesReceived() >= k * model, rep.toString());
       assertEquals(k * l, rep.samplesNew(), rep.toString());
     }

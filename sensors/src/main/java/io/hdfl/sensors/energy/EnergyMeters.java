@@ -28,7 +28,6 @@ import java.util.function.LongSupplier;
  */
 public final class EnergyMeters {
 
-  private static final System.Logger LOG = System.getLogger("io.hdfl.sensors.energy");
 
   /** The default sysfs root. */
   public static final Path SYSFS = Path.of("/sys");
@@ -134,9 +133,7 @@ public final class EnergyMeters {
     }
     String reason = "energy: " + chosen.provenance().label() + " (" + why + ")"
         + (skipped.isEmpty() ? "" : "; not used: " + String.join("; ", skipped));
-    reason = reason.replace('\n', ' ');
-    LOG.log(System.Logger.Level.INFO, "hdfl " + reason);
-    return new DetectedMeter(chosen, reason);
+    return new DetectedMeter(chosen, reason.replace('\n', ' ')); // its caller says it where it says things
   }
 
   /**
