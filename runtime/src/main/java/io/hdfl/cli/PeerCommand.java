@@ -41,6 +41,11 @@ final class PeerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     PeerConfig cfg = PeerConfig.read(config);
+    java.util.List<String> repeated = PeerConfig.repeatedKeys(config);
+    if (!repeated.isEmpty()) {
+      err.println("hdfl peer " + cfg.peerId() + ": WARNING: " + config + " sets " + repeated + " more than once; the "
+          + "last line of each counts");
+    }
     if (init) {
       java.nio.file.Path pub = new DevicePeer(cfg, VectorKernelsProvider.get()).init(line -> {
         err.println("hdfl peer " + cfg.peerId() + ": " + line);
@@ -51,10 +56,31 @@ final class PeerCommand implements Callable<Integer> {
           cfg.peerId(), pub, cfg.peerId(), cfg.peerId(), cfg.rosterDir());
       return 0;
     }
-    DevicePeer.Outcome o = new DevicePeer(cfg, VectorKernelsProvider.get()).run(line -> {
-      err.println("hdfl peer " + cfg.peerId() + ": " + line);
-      err.flush();
-    }, newRun);
+    // systemctl stop sends SIGTERM: the JVM runs its shutdown hooks and exits 143. Say so, as the
+    // journal otherwise ends mid-run without a word; every commit is crash-safe (README, Crash safety).
+    java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread onSignal = new Thread(() -> {
+      if (running.get()) {
+        err.println("hdfl peer " + cfg.peerId() + ": stopping on a signal: what it committed is in " + cfg.stateDir()
+            + "; started again, it goes on from there");
+        err.flush();
+      }
+    }, "hdfl-peer-stop");
+    Runtime.getRuntime().addShutdownHook(onSignal);
+    DevicePeer.Outcome o;
+    try {
+      o = new DevicePeer(cfg, VectorKernelsProvider.get()).run(line -> {
+        err.println("hdfl peer " + cfg.peerId() + ": " + line);
+        err.flush();
+      }, newRun);
+    } finally {
+      running.set(false);
+      try {
+        Runtime.getRuntime().removeShutdownHook(onSignal);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs (or ran) and says nothing now
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.printf("final model after round %d: %s%n", o.rounds(), o.finalModel());
     if (o.ledger() != null) {

@@ -56,6 +56,16 @@ public final class SerialWorker {
     }
   }
 
+  /**
+   * Waits up to {@code max} for the task running now and those queued before this call to end;
+   * returns whether they did (false too once stopped).
+   */
+  public boolean drain(java.time.Duration max) throws InterruptedException {
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    execute(done::countDown);
+    return !stopped && done.await(max.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
   /** Drops the queued tasks and ends the thread; a task that is running is interrupted. Idempotent. */
   public void stop() {
     stopped = true;

@@ -8,8 +8,6 @@ import io.hdfl.security.FederationKey;
 import io.hdfl.security.RosterHistory;
 import io.hdfl.security.SignedRoster;
 
-import io.hdfl.codec.EnvelopeCodec;
-import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.data.Dataset;
 import io.hdfl.data.Datasets;
@@ -32,7 +30,6 @@ import io.hdfl.hd.EncodedSet;
 import io.hdfl.hd.Encoder;
 import io.hdfl.hd.HdModel;
 import io.hdfl.hd.ModelFile;
-import io.hdfl.io.Sha256;
 import io.hdfl.kernels.VectorKernels;
 import io.hdfl.kernels.VectorKernelsProvider;
 import io.hdfl.privacy.ledger.PeerKeys;
@@ -76,7 +73,6 @@ public final class DevicePeer {
   public record Outcome(Path finalModel, Path ledger, Path releases, int rounds) {}
 
   /** The final model this device accepted, and the SHA-256 (hex) of its frame as the broker delivered it. */
-  private record FinalFrame(ModelEnvelope envelope, String sha256) {}
 
   static final String OFFLINE = PeerAnnouncements.OFFLINE;
   /**
@@ -221,73 +217,29 @@ public final class DevicePeer {
             new EnergyReporter(cfg.peerId(), meter.meter(), radio, new RoundProgress(cfg.role(), s.rounds(), log)
                 .andThen(new MetricsPublisher(transport, topics, cfg.peerId()))),
             new FrameChannel(transport, s.maxPacketBytes()), hops);
-        CompletableFuture<FinalFrame> fin = new CompletableFuture<>();
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
-        var toldOldFinal = new java.util.concurrent.atomic.AtomicBoolean(); // said once: anyone can resend it
-        // A device with no run to resume takes no final model the broker held before it subscribed: that is
-        // an earlier run's (a state directory made anew, a federation id used before), and taking it ended
-        // the device at once with that model and an empty ledger. Such a model is delivered before this
-        // device's own instance token comes back through the broker, which sets 'settled' on the same
-        // (Paho callback) thread; its digest is remembered in previous-final.ckpt, so neither a reconnect's
-        // delivery of it nor a restart during this run takes it either.
-        var settled = new java.util.concurrent.atomic.AtomicBoolean(resuming);
-        java.util.Set<String> earlierFinals = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        earlierFinals.addAll(previousFinals);
-        var toldEarlierFinal = new java.util.concurrent.atomic.AtomicBoolean();
-        Path stateDir = cfg.stateDir();
-        int classesConfigured = cfg.classes();
-        ctx.frames().subscribeKept(topics.finalModel(), 1, (topic, payload, retained) -> {
-          try {
-            String digest = Sha256.hex(payload);
-            if (earlierFinals.contains(digest)) {
-              if (!toldOldFinal.getAndSet(true)) {
-                log.accept("ignored the finished run's final model, which the broker still retains on " + topic
-                    + ": this is a new run");
-              }
-              return;
-            }
-            ModelEnvelope env = EnvelopeCodec.decode(payload, ctx.expectations());
-            if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
-              ctx.refused(ctx.id() + ": rejected a final model: it is a " + env.kind() + " envelope");
-            } else if (!ctx.acceptBroadcast(env, "a final model")) {
-              return; // refused, said by acceptBroadcast
-            } else if (env.classes() != classesConfigured) {
-              ctx.refused(ctx.id() + ": rejected a final model: it has " + env.classes() + " classes, this device's "
-                  + "'classes' " + classesConfigured + " (do the peers' 'classes' differ?)");
-            } else if (!settled.get()) {
-              earlierFinals.add(digest);
-              if (!toldEarlierFinal.getAndSet(true)) {
-                log.accept("ignored the final model the broker retains on " + topic + ": it was there before this "
-                    + "device, with no run to resume in " + stateDir + ", subscribed, so it is an earlier run's (or "
-                    + "this run's, if the run ended before this device started); waiting for this run's "
-                    + "(mosquitto_pub -t " + topic + " -r -n clears it, and each of its " + topic + "/part/<i> if it "
-                    + "was kept in parts)");
-              }
-            } else {
-              RingPeer ring = ringOf.get();
-              if (ring != null) {
-                ring.finalSeen(env); // before this device stops: a hand-off it gives up then publishes no final
-              }
-              fin.complete(new FinalFrame(env, digest));
-            }
-          } catch (EnvelopeException e) {
-            ctx.refused(ctx.id() + ": rejected a final model: " + e.getMessage());
-          }
-        });
+        // the final model this device takes: not one the broker retains from an earlier run (FinalModelIntake)
+        FinalModelIntake intake = new FinalModelIntake(ctx, cfg.classes(), previousFinals, resuming, cfg.stateDir(),
+            log);
+        ctx.frames().subscribeKept(topics.finalModel(), 1, intake);
         // a second device under this peer id stops this one, saying so (see PeerInstance); once this process's
-        // token is back, every message the broker held for the subscriptions above has been handled
+        // token is back, every message the broker held for the subscriptions above has been handled, and the
+        // intake takes a final model from then on (told on the thread that handles the token)
         PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
-            cfg.stateDir());
+            cfg.stateDir(), intake::settle);
         if (!resuming) {
-          instance.ownTokenBack().thenRun(() -> settled.set(true)); // on the thread that handled the token
-          if (!instance.awaitOwnToken(SETTLING)) {
+          if (!instance.watching()) {
+            log.accept("WARNING: without its instance topic this device cannot tell a final model the broker held "
+                + "before this start (an earlier run's) from this run's");
+          } else if (!instance.awaitOwnToken(SETTLING)) {
             log.accept("WARNING: this device's instance token did not come back through the broker within "
                 + SETTLING.toSeconds() + " s (does its ACL let it publish " + topics.peerInstance(cfg.peerId())
                 + "?): a final model the broker held before this start could be taken as this run's");
-            settled.set(true);
+            intake.settle();
           }
-          if (earlierFinals.size() > previousFinals.size()) {
-            checkpoints.rememberEarlierFinals(earlierFinals);
+          List<String> ignored = intake.ignoredNow();
+          if (!ignored.isEmpty()) {
+            checkpoints.rememberEarlierFinals(ignored); // a restart during this run takes none of them either
           }
         }
         // Announcements: who is online (the first ring peer waits for all), and who came back after a
@@ -311,6 +263,7 @@ public final class DevicePeer {
               peer.learningFrom(collector, cfg.signal().keptWindows());
             }
             running.add(peer);
+            intake.ringPeer(peer);
             ringOf.set(peer);
             boolean resumed = false;
             if (resuming) {
@@ -374,14 +327,14 @@ public final class DevicePeer {
           }
         }
         log.accept(cfg.role() + " " + cfg.peerId() + " running in federation " + s.federation());
-        FinalFrame finalFrame;
+        FinalModelIntake.FinalFrame finalFrame;
         ModelEnvelope env;
         try {
           CompletableFuture<?> dataFailure = encoding == null ? new CompletableFuture<>()
               : encoding.thenCompose(d -> new CompletableFuture<Void>()); // fails only if encoding fails
-          CompletableFuture.anyOf(fin, failure, dataFailure, instance.twin())
+          CompletableFuture.anyOf(intake.taken(), failure, dataFailure, instance.twin())
               .get(cfg.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
-          finalFrame = fin.getNow(null);
+          finalFrame = intake.taken().getNow(null);
           env = finalFrame.envelope();
         } catch (java.util.concurrent.TimeoutException e) {
           String refused = ctx.frames().refusedSummary();
@@ -394,6 +347,7 @@ public final class DevicePeer {
         }
         RingPeer ringPeer = ringOf.get();
         if (ringPeer != null) {
+          ringPeer.drain(java.time.Duration.ofSeconds(2)); // the last step's report comes after the final is out
           ringPeer.archiveFinal(env); // the entries after this peer's last turn
           io.hdfl.federation.CrashPoints.reached("device.final-archived", env.step());
           warnOfMissingPeers(cfg, env, log);

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -117,6 +118,26 @@ public record PeerConfig(
       String m = Keys.printable(String.valueOf(e.getMessage()));
       throw m.startsWith(file + ": ") ? e : new IllegalArgumentException(file + ": " + m, e);
     }
+  }
+
+  /**
+   * The keys {@code file} sets more than once, sorted. A properties file's last line for a key counts,
+   * so an edit made at the top of a file is silently overridden by an older line further down: a
+   * device names them at start. Call after {@link #read} has accepted the file.
+   */
+  public static List<String> repeatedKeys(Path file) throws IOException {
+    Map<String, Integer> seen = new java.util.TreeMap<>();
+    Properties counting = new Properties() {
+      @Override
+      public synchronized Object put(Object key, Object value) {
+        seen.merge(String.valueOf(key), 1, Integer::sum);
+        return super.put(key, value);
+      }
+    };
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      counting.load(r);
+    }
+    return seen.entrySet().stream().filter(e -> e.getValue() > 1).map(e -> Keys.printable(e.getKey())).toList();
   }
 
   private static PeerConfig parse(Path file, Properties p) {

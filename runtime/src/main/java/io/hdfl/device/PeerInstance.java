@@ -37,6 +37,8 @@ final class PeerInstance {
   private final CompletableFuture<Void> twin = new CompletableFuture<>();
   /** Completed when this process's own token comes back from the broker (or the check is off). */
   private final CompletableFuture<Void> ownTokenBack = new CompletableFuture<>();
+  /** False where the broker refused the subscription to the instance topic: no check, no token back. */
+  private volatile boolean watching = true;
 
   private PeerInstance(String peerId, LongSupplier clock, long previous) {
     this.peerId = peerId;
@@ -52,6 +54,17 @@ final class PeerInstance {
    */
   static PeerInstance watch(Transport t, Topics topics, String peerId, LongSupplier clock, java.nio.file.Path stateDir)
       throws java.io.IOException {
+    return watch(t, topics, peerId, clock, stateDir, () -> { });
+  }
+
+  /**
+   * As {@link #watch(Transport, Topics, String, LongSupplier, java.nio.file.Path)}, running {@code
+   * onOwnToken} on the thread that handles this process's token when it comes back from the broker
+   * (registered before the token is published; at once, on this thread, where the broker refuses the
+   * topic).
+   */
+  static PeerInstance watch(Transport t, Topics topics, String peerId, LongSupplier clock, java.nio.file.Path stateDir,
+      Runnable onOwnToken) throws java.io.IOException {
     java.nio.file.Path file = stateDir.resolve(FILE);
     long previous = 0;
     try {
@@ -60,6 +73,7 @@ final class PeerInstance {
       // a first start, or a damaged file: no earlier token to know
     }
     PeerInstance p = new PeerInstance(peerId, clock, previous);
+    p.ownTokenBack.thenRun(onOwnToken);
     byte[] own = Long.toHexString(p.nonce).getBytes(StandardCharsets.US_ASCII);
     io.hdfl.io.AtomicFile.write(file, out -> out.write(own));
     String topic = topics.peerInstance(peerId);
@@ -69,6 +83,7 @@ final class PeerInstance {
       // a broker whose ACL predates this topic may refuse it: the run goes on without the check
       LOG.log(System.Logger.Level.WARNING, "peer " + peerId + ": cannot watch " + topic + " for a second device "
           + "under this peer id (" + e.getMessage() + "); does the broker's ACL allow it (deploy/mosquitto/acl)?");
+      p.watching = false;
       p.ownTokenBack.complete(null); // nothing to wait for
       return p;
     }
@@ -100,12 +115,9 @@ final class PeerInstance {
     }
   }
 
-  /**
-   * Completed on the thread that handles this process's token when it comes back from the broker (at
-   * once where the broker refused the topic).
-   */
-  CompletableFuture<Void> ownTokenBack() {
-    return ownTokenBack;
+  /** Whether the broker took the subscription to this peer's instance topic (else the check is off). */
+  boolean watching() {
+    return watching;
   }
 
   /** Fails once another device has shown itself under this peer id; never completes otherwise. */

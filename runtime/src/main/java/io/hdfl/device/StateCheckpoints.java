@@ -31,8 +31,10 @@ import java.util.regex.Pattern;
  * role's committed state ({@code ring.ckpt}, {@code client.ckpt} or {@code aggregator.ckpt}, each
  * holding at most one model), one {@code received-<step>.ckpt} per model a ring peer acknowledged but
  * has not handed on yet, {@code finished.ckpt} once the run's final model is saved (with the SHA-256 of
- * that model's frame), and {@code previous-final.ckpt} during a run started after a finished one (the
- * digest of the finished run's final frame, which the broker may still retain). Every file is
+ * that model's frame), and {@code previous-final.ckpt} during a run started after a finished one or
+ * beside final models an earlier run left on the broker (the digests of those final frames, which the
+ * broker may still retain: the finished run's, and those a start with nothing to resume found there
+ * before it subscribed). Every file is
  * a {@link CheckpointFile} written atomically, naming the federation, peer and role it belongs to.
  * Anything unreadable or foreign is an error that names the file: a device never silently starts over
  * while its ledger holds a run in progress.
@@ -149,9 +151,10 @@ final class StateCheckpoints implements RingJournal {
   }
 
   /**
-   * The SHA-256 (hex) of the final frame of the run that finished before this one began, if recorded.
-   * MQTT brokers keep a topic's last retained message, so a device that starts a new run under the same
-   * federation is handed that run's final model as soon as it subscribes; it is not this run's.
+   * The SHA-256s (hex) of final frames that are not this run's: the run that finished here before this
+   * one began (if recorded), and those {@link #rememberEarlierFinals remembered} since. MQTT brokers
+   * keep a topic's last retained message, so a device that starts a new run under the same federation
+   * is handed such a model as soon as it subscribes.
    */
   java.util.Set<String> previousFinal() throws IOException {
     if (!Files.exists(previousFinalFile())) {
@@ -162,8 +165,9 @@ final class StateCheckpoints implements RingJournal {
     finalDigest(c).ifPresent(digests::add);
     String earlier = c.fields().get(EARLIER_FINALS);
     if (earlier != null) {
-      for (String d : earlier.split(" ", MAX_EARLIER_FINALS + 1)) {
-        if (!DIGEST.matcher(d).matches()) {
+      String[] listed = earlier.split(" ", MAX_EARLIER_FINALS + 1);
+      for (String d : listed) {
+        if (listed.length > MAX_EARLIER_FINALS || !DIGEST.matcher(d).matches()) {
           throw refuse(new CheckpointFormatException(c.file() + ": '" + EARLIER_FINALS + "' holds more than "
               + MAX_EARLIER_FINALS + " SHA-256s in hex, or something else"));
         }
@@ -189,7 +193,9 @@ final class StateCheckpoints implements RingJournal {
     kept = kept.subList(Math.max(0, kept.size() - MAX_EARLIER_FINALS), kept.size());
     Map<String, String> fields = new LinkedHashMap<>();
     own.ifPresent(d -> fields.put(FINAL_DIGEST, d));
-    fields.put(EARLIER_FINALS, String.join(" ", kept));
+    if (!kept.isEmpty()) {
+      fields.put(EARLIER_FINALS, String.join(" ", kept));
+    }
     Files.createDirectories(dir);
     CheckpointFile.write(previousFinalFile(), "previous-final", owner(fields), null);
   }

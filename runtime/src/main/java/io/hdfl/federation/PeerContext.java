@@ -151,15 +151,27 @@ public record PeerContext(
    * if an admitted peer signed it (a warning naming {@code what} is logged if not).
    */
   public boolean acceptBroadcast(ModelEnvelope env, String what) {
+    String problem = broadcastProblem(env);
+    if (problem != null) {
+      refused(id + ": rejected " + what + ": " + problem);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Why a received broadcast model may not be used (it is not signed by an admitted peer, where hops
+   * are encrypted), or null if it may.
+   */
+  public String broadcastProblem(ModelEnvelope env) {
     if (hops == null) {
-      return true;
+      return null;
     }
     try {
       BroadcastSignature.verify(env, hops.roster());
-      return true;
+      return null;
     } catch (SealException e) {
-      refused(id + ": rejected " + what + " (" + e.reason() + "): " + e.getMessage());
-      return false;
+      return e.getMessage() + " (" + e.reason() + ")";
     }
   }
 

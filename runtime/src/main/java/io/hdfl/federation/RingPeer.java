@@ -656,6 +656,16 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /**
+   * Waits up to {@code max} for this peer's turn in progress, and the models queued before, to end: the
+   * peer that made the last step reports that turn only after its final model is out, and a device
+   * that closes this peer as soon as it has the final model lost that report (and its progress line).
+   * Returns whether they ended.
+   */
+  public boolean drain(java.time.Duration max) throws InterruptedException {
+    return worker.drain(max);
+  }
+
+  /**
    * Archives the ledger lines the final model {@code fin} carries that this peer has not archived yet:
    * the entries of the peers after its last turn, which no model brings it otherwise. With them its
    * ledger is the whole chain, up to the entry of the final model. A line that cannot be archived is

@@ -498,6 +498,12 @@ public final class StarAggregator implements AutoCloseable {
     }
     var s = ctx.settings();
     int k = updates.size();
+    if (k < clients) { // the quorum met and the deadline passed: who is in this round says who is not
+      List<String> from = new ArrayList<>(updates.keySet());
+      LOG.log(System.Logger.Level.INFO, "aggregator: round " + round + " closes at its deadline with " + k + " of "
+          + clients + " updates (from " + String.join(", ", from.subList(0, Math.min(k, 20))) + (k > 20 ? ", …" : "")
+          + "); an update of it that comes later is recorded as late, not averaged");
+    }
     int d = s.encoder().dim();
     float[] avg = new float[classes * d];
     List<ModelNoiseState> states = new ArrayList<>(k);

@@ -87,6 +87,34 @@ class CrashRecoveryTest {
     return f;
   }
 
+  /**
+   * {@code systemctl stop} sends SIGTERM: the device says that it stops and where what it committed is,
+   * and exits 143 (a clean stop for the unit). Before, its journal ended mid-run without a word.
+   */
+  @Test
+  void aDeviceStoppedBySigtermSaysSo() throws Exception {
+    try (Broker broker = new Broker(dir)) {
+      DeviceFleet f = ring(dir.resolve("sigterm"), "stop-ring", broker.uri());
+      Path log = f.dir().resolve("p2-stopped.log");
+      Process p = f.start("p2", null, log); // its partners never come: it waits for a model
+      try {
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (p.isAlive() && !Files.readString(log).contains("running in federation") && System.nanoTime() < until) {
+          Thread.sleep(50);
+        }
+        assertTrue(Files.readString(log).contains("hdfl peer p2: ring p2 running in federation stop-ring"),
+            Files.readString(log));
+        p.destroy(); // SIGTERM
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "still running after SIGTERM");
+        assertEquals(143, p.exitValue(), Files.readString(log));
+        assertTrue(Files.readString(log).contains("hdfl peer p2: stopping on a signal: what it committed is in "
+            + f.stateDir("p2") + "; started again, it goes on from there"), Files.readString(log));
+      } finally {
+        p.destroyForcibly();
+      }
+    }
+  }
+
   /** What a power cut in the middle of a ledger append leaves: its last line cut short (and no newline). */
   private static void tearLastLedgerLine(Path state) {
     try {

@@ -231,15 +231,23 @@ final class DeviceFleet {
   private void launch(Device d) throws IOException {
     d.launches++;
     d.log = dir.resolve(d.id + "-" + d.launches + ".log");
+    d.process = start(d.id, d.crashes.isEmpty() ? null : d.crashes.peekFirst().point(), d.log);
+  }
+
+  /**
+   * Starts device {@code id} as its own JVM process, its output (stdout and stderr) into {@code log};
+   * {@code haltAt} names the crash point it halts at, or is null.
+   */
+  Process start(String id, String haltAt, Path log) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(javaBinary(), "--add-modules", "jdk.incubator.vector",
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Dhdfl.kernels=scalar"));
-    if (!d.crashes.isEmpty()) {
-      cmd.add("-Dhdfl.test.haltAt=" + d.crashes.peekFirst().point());
+    if (haltAt != null) {
+      cmd.add("-Dhdfl.test.haltAt=" + haltAt);
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hdfl.cli.Main", "peer", "--config",
-        configs.get(d.id).toString()));
-    d.process = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(d.log.toFile()).start();
+        configs.get(id).toString()));
+    return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start();
   }
 
   private static String javaBinary() {

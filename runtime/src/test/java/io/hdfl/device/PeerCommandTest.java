@@ -274,7 +274,7 @@ class PeerCommandTest {
       letTheBrokerCloseTheFinishedSessions();
       for (String[] r : runAllOk(configs, "--new-run")) {
         assertTrue(r[2].contains("new run: the finished run's ledger is kept as"), r[2]);
-        assertTrue(r[2].contains("ignored the finished run's final model"), r[2]);
+        assertTrue(r[2].contains("ignored an earlier run's final model, which the broker still retains"), r[2]);
       }
       List<String> ids = List.of("press-01", "press-02", "press-03");
       for (String id : ids) {
@@ -338,10 +338,10 @@ class PeerCommandTest {
       List<String[]> results = runAllOk(configs);
       for (int i = 0; i < 3; i++) {
         String err = results.get(i)[2];
-        assertTrue(err.contains(i == 1 ? "ignored the finished run's final model, which the broker still retains"
+        assertTrue(err.contains(i == 1 ? "ignored an earlier run's final model, which the broker still retains"
             : "ignored the final model the broker retains on hdfl/plant-7/model/final: it was there before this "
             + "device"), err);
-        assertTrue(err.contains("round 2/3 (step "), err);
+        assertTrue(err.contains("round 3/3 (step "), err); // the last step's line too, though the final is out first
       }
       for (String id : ids) {
         Verification v = verifiedLedger(id, ids);
@@ -1000,5 +1000,23 @@ class PeerCommandTest {
     err = new StringWriter();
     assertEquals(2, Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "peer", "--config", cfg.toString()));
     assertTrue(err.toString().contains("'ring.order' does not contain this peer's id 'a'"), err.toString());
+  }
+
+  /**
+   * A key set twice (an edit at the top of the file, an older line further down that wins): the
+   * device names it at start and goes on with the last line's value.
+   */
+  @Test
+  void aKeySetTwiceIsNamedAtStart() throws Exception {
+    Path cfg = config("press-01", "ring", "tcp://127.0.0.1:1", "ring.order = press-01\nrounds = 4\nclasses = 3");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "peer", "--config", cfg.toString(), "--init"),
+        err.toString());
+    assertTrue(err.toString().contains("WARNING: " + cfg + " sets [classes, rounds] more than once; the last line of "
+        + "each counts"), err.toString());
+    assertEquals(4, PeerConfig.read(cfg).settings().rounds(), "the last line counts");
+    assertEquals(List.of(), PeerConfig.repeatedKeys(Files.writeString(dir.resolve("once.properties"),
+        "federation = f\nrounds = 3\n")));
   }
 }

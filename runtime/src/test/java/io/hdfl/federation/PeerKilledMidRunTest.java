@@ -164,8 +164,41 @@ class PeerKilledMidRunTest {
       FaultyFederation[] net = new FaultyFederation[1];
       Tripwire death = Tripwire.inline(topics.starUpdate("client-003"), 1, () -> net[0].peer("client-003").kill());
       net[0] = new FaultyFederation(broker.uri(), s, DeliveryFaults.seeded(1)).with(death);
-      Simulation.Result r = FederationFixture.run(s, FederationFixture.shards(clients, 60), net[0]);
+      // the aggregator says whom each round closed at its deadline holds (its log goes to System.err)
+      java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream err = System.err;
+      System.setErr(new java.io.PrintStream(new java.io.OutputStream() {
+        @Override
+        public void write(int b) {
+          err.write(b);
+          synchronized (log) {
+            log.write(b);
+          }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+          err.write(b, off, len);
+          synchronized (log) {
+            log.write(b, off, len);
+          }
+        }
+      }, true));
+      Simulation.Result r;
+      try {
+        r = FederationFixture.run(s, FederationFixture.shards(clients, 60), net[0]);
+      } finally {
+        System.setErr(err);
+      }
       String context = "star with client-003 killed";
+      String logged;
+      synchronized (log) {
+        logged = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+      }
+      for (int round = 2; round <= 3; round++) {
+        assertTrue(logged.contains("aggregator: round " + round + " closes at its deadline with 3 of 4 updates (from "
+            + "client-001, client-002, client-004)"), logged);
+      }
       assertEquals(List.of(4, 3, 3), RunAudit.star(r, s, perRound, context), context);
       assertEquals(1, r.ledger().stream().filter(l -> l.entry().peer().equals("client-003")).count(), context);
       RunAudit.verifies(r, s, dir.resolve("verify"), context);

@@ -24,11 +24,9 @@ import java.util.function.LongSupplier;
  * Counters come before integrated power because they miss nothing between reads. An INA219 is
  * never probed (an I2C write to an unknown device is not harmless); open it with
  * {@link Ina219Meter#open}. The result carries one line saying which meter was chosen and why the
- * ones before it were not; it is logged once per call.
+ * ones before it were not, for the caller to say where it says things.
  */
 public final class EnergyMeters {
-
-
   /** The default sysfs root. */
   public static final Path SYSFS = Path.of("/sys");
 
