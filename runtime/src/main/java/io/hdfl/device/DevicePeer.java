@@ -65,19 +65,17 @@ import java.util.function.Consumer;
 public final class DevicePeer {
   private static final System.Logger LOG = System.getLogger("io.hdfl.device");
 
-  /** What a finished run left in the state directory. */
   /**
    * What a run leaves: the final model, the federation's ledger (ring peers and the aggregator) and a
    * star client's record of the updates it released ({@link ReleaseLog}); null where the role keeps none.
    */
   public record Outcome(Path finalModel, Path ledger, Path releases, int rounds) {}
 
-  /** The final model this device accepted, and the SHA-256 (hex) of its frame as the broker delivered it. */
-
   static final String OFFLINE = PeerAnnouncements.OFFLINE;
   /**
    * How long a start waits for its own instance token to come back through the broker (a round trip,
-   * milliseconds on a LAN) before it takes every later final model as this run's.
+   * milliseconds on a LAN) before it takes every later final model as this run's (those before are
+   * ignored as an earlier run's either way).
    */
   private static final java.time.Duration SETTLING = java.time.Duration.ofSeconds(5);
 
@@ -343,6 +341,9 @@ public final class DevicePeer {
               + (refused == null ? "" : " This device refused " + refused + ": do the peers' settings differ (classes, "
               + "features, dim, basis.seed, encoder, federation)?"));
         } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof IllegalArgumentException bad) { // this device's data or settings: exit 2
+            throw new IllegalArgumentException("stopped: " + bad.getMessage(), bad);
+          }
           throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
         }
         RingPeer ringPeer = ringOf.get();

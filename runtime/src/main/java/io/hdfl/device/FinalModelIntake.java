@@ -108,8 +108,9 @@ final class FinalModelIntake implements MessageHandler {
     if (problem != null) {
       if (!before) {
         ctx.refused(ctx.id() + ": rejected a final model: " + problem);
-      } else if (!toldUnfit.getAndSet(true)) {
-        // an earlier run's under other settings (dim, classes, roster): no warning, it is nobody's mistake now
+      } else if (ignored.add(digest) && !toldUnfit.getAndSet(true)) {
+        // an earlier run's under other settings (dim, classes, roster): no warning, it is nobody's mistake now;
+        // not refused either when a reconnect delivers it again
         log.accept("ignored a final model the broker retains on " + topic + " from before this device started, "
             + "which does not fit this run (" + problem + ")");
       }

@@ -502,7 +502,8 @@ public final class StarAggregator implements AutoCloseable {
       List<String> from = new ArrayList<>(updates.keySet());
       LOG.log(System.Logger.Level.INFO, "aggregator: round " + round + " closes at its deadline with " + k + " of "
           + clients + " updates (from " + String.join(", ", from.subList(0, Math.min(k, 20))) + (k > 20 ? ", …" : "")
-          + "); an update of it that comes later is recorded as late, not averaged");
+          + (round < s.rounds() ? "); an update of it that comes later is recorded as late, not averaged"
+          : "); the run ends with it"));
     }
     int d = s.encoder().dim();
     float[] avg = new float[classes * d];

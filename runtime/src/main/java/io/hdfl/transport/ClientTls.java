@@ -170,8 +170,12 @@ final class ClientTls {
   private static byte[] read(Path file, String what) throws IOException {
     try {
       return Files.readAllBytes(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IOException("cannot read " + what + " " + file + ": no such file", e);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new IOException("cannot read " + what + " " + file + ": permission denied (readable by this user?)", e);
     } catch (IOException e) {
-      throw new IOException("cannot read " + what + " " + file + ": " + e, e);
+      throw new IOException("cannot read " + what + " " + file + ": " + e.getMessage(), e);
     }
   }
 }

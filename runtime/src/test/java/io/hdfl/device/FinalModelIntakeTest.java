@@ -107,6 +107,8 @@ class FinalModelIntakeTest {
         + "classes, this device's 'classes' 3"), said.get(0));
     assertEquals(List.of(), in.ignoredNow(), "only models of this run's settings are remembered");
     in.settle();
+    in.onMessage(TOPIC, finalFrame(4, 1), true); // a reconnect delivers it again: still not refused
+    assertNull(ctx.frames().refusedSummary(), "the earlier run's model delivered again");
     in.onMessage(TOPIC, finalFrame(4, 2), false);
     String refused = ctx.frames().refusedSummary();
     assertTrue(refused != null && refused.startsWith("1 frame(s) (the last: press-01: rejected a final model: it has "

@@ -1019,4 +1019,21 @@ class PeerCommandTest {
     assertEquals(List.of(), PeerConfig.repeatedKeys(Files.writeString(dir.resolve("once.properties"),
         "federation = f\nrounds = 3\n")));
   }
+
+  /**
+   * A star client whose stored data cannot give every round its new samples stops with the reason,
+   * as a bad input (exit 2, as every other mistake in a device's data or settings; it was 1, the exit
+   * of a run that could not complete).
+   */
+  @Test
+  void aStarClientWithTooFewSamplesStopsWithTheReason() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      Path cfg = config("cell-1", "star-client", broker.uri(), "per-round = 40");
+      enrol(List.of(cfg));
+      String[] r = cli("peer", "--config", cfg.toString());
+      assertEquals("2", r[0], r[1] + r[2]);
+      assertTrue(r[2].contains("hdfl: error: stopped: client cell-1 holds 45 samples, fewer than the 3 x 40 new "
+          + "samples of 3 rounds"), r[2]);
+    }
+  }
 }

@@ -134,6 +134,9 @@ class MqttTlsTest {
     long until = System.nanoTime() + 15_000_000_000L;
     while (true) {
       try {
+        while (!t.isConnected() && System.nanoTime() < until) { // connected with its subscriptions made again
+          Thread.sleep(20);
+        }
         t.publish(topic, utf8(text), 1, false);
         return;
       } catch (TransportException e) {
