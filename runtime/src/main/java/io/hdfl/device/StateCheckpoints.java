@@ -163,18 +163,24 @@ final class StateCheckpoints implements RingJournal {
     CheckpointFile.Content c = read(previousFinalFile(), "previous-final");
     java.util.Set<String> digests = new java.util.LinkedHashSet<>();
     finalDigest(c).ifPresent(digests::add);
+    digests.addAll(earlierFinals(c));
+    return digests;
+  }
+
+  /** The digests of earlier runs' final frames a {@code previous-final.ckpt} lists, oldest first. */
+  private List<String> earlierFinals(CheckpointFile.Content c) throws IOException {
     String earlier = c.fields().get(EARLIER_FINALS);
-    if (earlier != null) {
-      String[] listed = earlier.split(" ", MAX_EARLIER_FINALS + 1);
-      for (String d : listed) {
-        if (listed.length > MAX_EARLIER_FINALS || !DIGEST.matcher(d).matches()) {
-          throw refuse(new CheckpointFormatException(c.file() + ": '" + EARLIER_FINALS + "' holds more than "
-              + MAX_EARLIER_FINALS + " SHA-256s in hex, or something else"));
-        }
-        digests.add(d);
+    if (earlier == null) {
+      return List.of();
+    }
+    String[] listed = earlier.split(" ", MAX_EARLIER_FINALS + 1);
+    for (String d : listed) {
+      if (listed.length > MAX_EARLIER_FINALS || !DIGEST.matcher(d).matches()) {
+        throw refuse(new CheckpointFormatException(c.file() + ": '" + EARLIER_FINALS + "' holds more than "
+            + MAX_EARLIER_FINALS + " SHA-256s in hex, or something else"));
       }
     }
-    return digests;
+    return List.of(listed);
   }
 
   /**
@@ -184,9 +190,13 @@ final class StateCheckpoints implements RingJournal {
    * #MAX_EARLIER_FINALS} are kept, the newest.
    */
   synchronized void rememberEarlierFinals(java.util.Collection<String> digests) throws IOException {
-    Optional<String> own = Files.exists(previousFinalFile())
-        ? finalDigest(read(previousFinalFile(), "previous-final")) : Optional.empty();
-    java.util.LinkedHashSet<String> earlier = new java.util.LinkedHashSet<>(previousFinal());
+    Optional<String> own = Optional.empty();
+    java.util.LinkedHashSet<String> earlier = new java.util.LinkedHashSet<>();
+    if (Files.exists(previousFinalFile())) {
+      CheckpointFile.Content c = read(previousFinalFile(), "previous-final");
+      own = finalDigest(c);
+      earlier.addAll(earlierFinals(c));
+    }
     earlier.addAll(digests);
     own.ifPresent(earlier::remove);
     List<String> kept = new ArrayList<>(earlier);

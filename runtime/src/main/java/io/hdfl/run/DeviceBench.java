@@ -18,7 +18,6 @@ import io.hdfl.privacy.noise.SeededNoiseSource;
 import io.hdfl.privacy.schedule.ScheduleMode;
 import io.hdfl.sensors.energy.DetectedMeter;
 import io.hdfl.sensors.energy.DeviceProfile;
-import io.hdfl.sensors.energy.EnergyMeters;
 import io.hdfl.sensors.energy.EnergyReading;
 import io.hdfl.sensors.energy.RoundEnergy;
 import io.hdfl.transport.EmbeddedBroker;
@@ -114,8 +113,7 @@ public final class DeviceBench {
     FederationSettings s = FederationSettings.builder().federation("bench").topology(Topology.RING)
         .privacy(ScheduleMode.PRIVATEDFL).params(PrivacyParameters.withDelta0(p.dim(), 1.0, 1e-3))
         .encoder(enc.spec()).similarity(Similarity.COSINE).rounds(1).retrainEpochs(1).seed(42).build();
-    DetectedMeter meter = EnergyMeters.forRuns(p.profile());
-    System.getLogger("io.hdfl.run").log(System.Logger.Level.INFO, "hdfl " + meter.reason());
+    DetectedMeter meter = FederatedRun.meterForRuns(p.profile());
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
       MqttSettings base = MqttSettings.builder(broker.uri()).build();
       Simulation sim = new Simulation(s, shards, p.classes(), id -> MqttTransport.connect(base.withClientId(id)), vector,

@@ -121,8 +121,7 @@ public final class FederatedRun {
         ? id -> new SecureNoiseSource()
         : id -> new SeededNoiseSource(s.seed() * 31 + id.hashCode(), kernels);
     DeviceProfile profile = DeviceProfiles.resolve(plan.profile());
-    DetectedMeter meter = EnergyMeters.forRuns(profile);
-    System.getLogger("io.hdfl.run").log(System.Logger.Level.INFO, "hdfl " + meter.reason());
+    DetectedMeter meter = meterForRuns(profile);
     Classifier classifier = new Classifier(kernels, s.similarity());
     Map<Integer, Evaluation> evals = new TreeMap<>();
     // the rounds' models are scored on a thread of their own, so that a round's mark is not held up by
@@ -234,6 +233,13 @@ public final class FederatedRun {
         throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
       }
     }
+  }
+
+  /** The meter a run reads ({@link EnergyMeters#forRuns}), named on the log: which one and why. */
+  static DetectedMeter meterForRuns(DeviceProfile profile) {
+    DetectedMeter meter = EnergyMeters.forRuns(profile);
+    System.getLogger("io.hdfl.run").log(System.Logger.Level.INFO, "hdfl " + meter.reason());
+    return meter;
   }
 
   /** What the rounds' energy leaves out: the start-up, and the test-set evaluations' share. */

@@ -277,10 +277,8 @@ class PeerCommandTest {
         assertTrue(r[2].contains("ignored an earlier run's final model, which the broker still retains"), r[2]);
       }
       List<String> ids = List.of("press-01", "press-02", "press-03");
+      assertAWholeNewRing(ids, firstLedger);
       for (String id : ids) {
-        Verification v = verifiedLedger(id, ids);
-        assertTrue(v.ok(), id + ": " + v.summary());
-        assertEquals(9, v.entries(), id + ": a whole new run of 3 rounds of 3 peers");
         try (var kept = Files.list(dir.resolve("state/" + id))) {
           List<Path> old = kept.filter(f -> f.getFileName().toString().matches("ledger-.*\\.jsonl")).toList();
           assertEquals(1, old.size(), id + ": " + old);
@@ -289,9 +287,20 @@ class PeerCommandTest {
           }
         }
       }
-      String second = Files.readString(dir.resolve("state/press-01/ledger.jsonl"));
-      for (String line : second.split("\n")) {
-        assertTrue(!firstLedger.contains(line), "an entry of the finished run in the new run's ledger: " + line);
+    }
+  }
+
+  /**
+   * Each of the ring's devices {@code ids} holds a verifying ledger of a whole new run of 3 rounds,
+   * sharing no line with the earlier run's {@code firstLedger}.
+   */
+  private void assertAWholeNewRing(List<String> ids, String firstLedger) throws Exception {
+    for (String id : ids) {
+      Verification v = verifiedLedger(id, ids);
+      assertTrue(v.ok(), id + ": " + v.summary());
+      assertEquals(9, v.entries(), id + ": a whole new run of 3 rounds of 3 peers");
+      for (String line : Files.readString(dir.resolve("state/" + id + "/ledger.jsonl")).split("\n")) {
+        assertTrue(!firstLedger.contains(line), id + ": an entry of the earlier run in the new run's ledger: " + line);
       }
     }
   }
@@ -343,14 +352,7 @@ class PeerCommandTest {
             + "device"), err);
         assertTrue(err.contains("round 3/3 (step "), err); // the last step's line too, though the final is out first
       }
-      for (String id : ids) {
-        Verification v = verifiedLedger(id, ids);
-        assertTrue(v.ok(), id + ": " + v.summary());
-        assertEquals(9, v.entries(), id + ": a whole new run of 3 rounds of 3 peers");
-        for (String line : Files.readString(dir.resolve("state/" + id + "/ledger.jsonl")).split("\n")) {
-          assertTrue(!firstLedger.contains(line), "an entry of the earlier run in the new run's ledger: " + line);
-        }
-      }
+      assertAWholeNewRing(ids, firstLedger);
     }
   }
 
