@@ -344,7 +344,9 @@ public final class DevicePeer {
           if (e.getCause() instanceof IllegalArgumentException bad) { // this device's data or settings: exit 2
             throw new IllegalArgumentException("stopped: " + bad.getMessage(), bad);
           }
-          throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
+          String why = e.getCause() instanceof io.hdfl.transport.TransportException te
+              ? ClientIdClash.afterConnect(te, transport, clientId(cfg)).getMessage() : e.getCause().getMessage();
+          throw new io.hdfl.federation.FederationException("stopped: " + why);
         }
         RingPeer ringPeer = ringOf.get();
         if (ringPeer != null) {
@@ -367,6 +369,8 @@ public final class DevicePeer {
         offline = true;
         return new Outcome(modelFile, ledgerFile,
             releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
+      } catch (io.hdfl.transport.TransportException e) {
+        throw ClientIdClash.afterConnect(e, transport, clientId(cfg)); // a twin taking the connection, at start
       } finally {
         if (!offline) {
           // a device that stops on an error closes its connection cleanly, so the broker drops its last
@@ -625,8 +629,13 @@ public final class DevicePeer {
     return k;
   }
 
+  /** The device's MQTT client id: its federation and peer id. */
+  private static String clientId(PeerConfig cfg) {
+    return cfg.settings().federation() + "-" + cfg.peerId();
+  }
+
   private static Transport connect(PeerConfig cfg, Topics topics) throws Exception {
-    String clientId = cfg.settings().federation() + "-" + cfg.peerId();
+    String clientId = clientId(cfg);
     MqttSettings.Builder b = MqttSettings.builder(cfg.broker()).clientId(clientId)
         .will(new LastWill(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true));
     if (cfg.username() != null) {
@@ -644,13 +653,7 @@ public final class DevicePeer {
     try {
       return MqttTransport.connect(b.build());
     } catch (io.hdfl.transport.TransportException e) {
-      if (String.valueOf(e.getMessage()).contains("no answer within")) {
-        // a broker hands a client id's connection to its newest client: two devices with one peer.id
-        // take it from each other, and a connect can then wait in vain
-        throw new io.hdfl.transport.TransportException(e.getMessage() + " (if the broker answers other clients: is "
-            + "another device connected as client '" + clientId + "', that is with this peer.id?)", e);
-      }
-      throw e;
+      throw ClientIdClash.onConnect(e, clientId);
     }
   }
 
