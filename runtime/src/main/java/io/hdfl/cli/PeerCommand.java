@@ -39,6 +39,10 @@ final class PeerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (init && newRun) { // --init only creates the identity: a --new-run with it would be silently ignored
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--init only creates this device's identity "
+          + "and starts no run: give --new-run to the run that follows (hdfl peer --config " + config + " --new-run)");
+    }
     PrintWriter err = spec.commandLine().getErr();
     PeerConfig cfg = PeerConfig.read(config);
     java.util.List<String> repeated = PeerConfig.repeatedKeys(config);

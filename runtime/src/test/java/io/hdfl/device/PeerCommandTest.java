@@ -2,6 +2,7 @@ package io.hdfl.device;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hdfl.cli.Main;
@@ -836,6 +837,17 @@ class PeerCommandTest {
       assertEquals("2", r[0], r[1] + r[2]);
       assertTrue(r[2].contains("'state.dir' " + dir.resolve("a-file/state") + " cannot be written by this user"), r[2]);
     }
+  }
+
+  /** --init with --new-run is refused (it was ignored: --init starts no run), and creates nothing. */
+  @Test
+  void initWithNewRunIsRefusedAndCreatesNoIdentity() throws Exception {
+    Path cfg = config("press-01", "ring", "tcp://127.0.0.1:1", "ring.order = press-01\nencryption = none");
+    String[] r = cli("peer", "--config", cfg.toString(), "--init", "--new-run");
+    assertEquals("2", r[0], r[1] + r[2]);
+    assertTrue(r[2].contains("--init only creates this device's identity and starts no run: give --new-run to the run "
+        + "that follows (hdfl peer --config " + cfg + " --new-run)"), r[2]);
+    assertFalse(Files.exists(dir.resolve("state/press-01/press-01.key")), "no identity was created");
   }
 
   /**
