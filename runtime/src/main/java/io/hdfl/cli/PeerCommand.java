@@ -66,7 +66,7 @@ final class PeerCommand implements Callable<Integer> {
     Thread onSignal = new Thread(() -> {
       if (running.get()) {
         err.println("hdfl peer " + cfg.peerId() + ": stopping on a signal: what it committed is in " + cfg.stateDir()
-            + "; started again, it goes on from there");
+            + "; started again, it resumes a run in progress or reports a finished one");
         err.flush();
       }
     }, "hdfl-peer-stop");

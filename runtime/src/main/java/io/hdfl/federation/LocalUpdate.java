@@ -12,8 +12,6 @@ import io.hdfl.privacy.schedule.ModelNoiseState;
 import io.hdfl.privacy.schedule.NoiseDecision;
 import io.hdfl.privacy.schedule.NoisePolicy;
 import io.hdfl.privacy.schedule.ScheduleMode;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 
 /**
  * One peer's update of a model, the same for a ring peer and a star client: learn from local
@@ -32,7 +30,6 @@ final class LocalUpdate {
   private final PrivacyLedger signer;
   private final NoisePolicy policy;
   private final PrototypeTrainer trainer;
-  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   /** Thread CPU (ns) of the noise drawn ahead since {@link #takeAheadCpuNanos} was last called. */
   private long aheadCpuNanos;
 
@@ -100,9 +97,9 @@ final class LocalUpdate {
       }
       expected = policy.decide(s, samples).added();
     }
-    long cpu0 = threads.getCurrentThreadCpuTime();
+    long cpu0 = ThreadCpu.nanos();
     ctx.noise().prepare(values, expected);
-    aheadCpuNanos += threads.getCurrentThreadCpuTime() - cpu0;
+    aheadCpuNanos += ThreadCpu.nanos() - cpu0;
   }
 
   /**

@@ -17,8 +17,6 @@ import io.hdfl.security.HopCipher;
 import io.hdfl.security.SealException;
 import io.hdfl.transport.TransportException;
 import io.hdfl.transport.TransportStats;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -80,7 +78,6 @@ public final class RingPeer implements AutoCloseable {
   /** Received models waiting for the worker: bounded (one dropped is not acknowledged, so it is sent again). */
   private final io.hdfl.concurrent.IntakeLimit intake;
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
-  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile long lastStep = -1;
   /** Whether this peer's data are already bundled into the model it passed on. */
   private boolean bundled;
@@ -504,7 +501,7 @@ public final class RingPeer implements AutoCloseable {
       }
     }
     long t0 = System.nanoTime();
-    long cpu0 = threads.getCurrentThreadCpuTime();
+    long cpu0 = ThreadCpu.nanos();
     int round = env.round();
     ClassPrototypes model = ClassPrototypes.copyOf(env.classes(), env.dim(), env.prototypes());
     ModelNoiseState before = new ModelNoiseState(env.presentVariance(), env.samplesAbsorbed());
@@ -573,7 +570,7 @@ public final class RingPeer implements AutoCloseable {
     TransportStats io = now.since(lastStats);
     lastStats = now;
     ctx.reports().accept(new RoundReport(ctx.id(), round, step, (System.nanoTime() - t0) / 1e9,
-        (threads.getCurrentThreadCpuTime() - cpu0 + update.takeAheadCpuNanos()) / 1e9, Double.NaN, "",
+        (ThreadCpu.nanos() - cpu0 + update.takeAheadCpuNanos()) / 1e9, Double.NaN, "",
         io.bytesSent(), io.bytesReceived(), out.decision().samplesAdded(), out.decision().required(),
         out.decision().presentAfter(), out.decision().added()));
     if (round < ctx.settings().rounds()) {

@@ -16,8 +16,6 @@ import io.hdfl.privacy.schedule.NoisePolicy;
 import io.hdfl.security.HopCipher;
 import io.hdfl.transport.TransportException;
 import io.hdfl.transport.TransportStats;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,7 +81,6 @@ public final class StarAggregator implements AutoCloseable {
   /** The model to publish first: the empty round-1 model, or a restarted aggregator's committed one. */
   private ModelEnvelope first;
   private final java.util.concurrent.CompletableFuture<Void> failure = new java.util.concurrent.CompletableFuture<>();
-  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   /**
    * Where the round in progress began (its global model went out), in wall time, in the worker's CPU
    * time and in the transport's counters: a round report covers the round from there to its aggregate
@@ -251,7 +248,7 @@ public final class StarAggregator implements AutoCloseable {
     try {
       worker.submit(() -> {
         roundStartNanos = System.nanoTime();
-        roundStartCpuNanos = workerCpuNanos();
+        roundStartCpuNanos = ThreadCpu.nanos();
         roundStartStats = ctx.transport().stats(); // round 1 leaves out the start-up's messages
         publish(opening);
       }).get();
@@ -571,7 +568,7 @@ public final class StarAggregator implements AutoCloseable {
         ctx.publishReliably(topics.ledger(ctx.id()), text.getBytes(StandardCharsets.US_ASCII), false, false);
       }
       long nowNanos = System.nanoTime();
-      long nowCpu = workerCpuNanos();
+      long nowCpu = ThreadCpu.nanos();
       TransportStats nowStats = ctx.transport().stats();
       TransportStats io = nowStats.since(roundStartStats);
       ctx.reports().accept(new RoundReport(ctx.id(), round, round, (nowNanos - roundStartNanos) / 1e9,
@@ -605,11 +602,6 @@ public final class StarAggregator implements AutoCloseable {
     return new ModelEnvelope(kind, s.federation(), ctx.id(), Math.min(forRound, s.rounds()), forRound,
         s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), classes,
         noise.presentVariance(), noise.samplesAbsorbed(), lines, null, prototypes);
-  }
-
-  /** The worker thread's CPU time, or 0 on a JVM that cannot measure it (the reports' CPU is then 0). */
-  private long workerCpuNanos() {
-    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
   }
 
   private void publish(ModelEnvelope env) {

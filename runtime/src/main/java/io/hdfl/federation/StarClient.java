@@ -16,8 +16,6 @@ import io.hdfl.privacy.schedule.NoisePolicy;
 import io.hdfl.security.SealException;
 import io.hdfl.transport.TransportException;
 import io.hdfl.transport.TransportStats;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -45,7 +43,6 @@ public final class StarClient implements AutoCloseable {
   private final LocalUpdate update;
   private final Topics topics;
   private final SerialWorker worker;
-  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private volatile int lastRound;
   /** The last round whose samples the data source failed to give (logged once per round). */
   private int failedRound;
@@ -241,7 +238,7 @@ public final class StarClient implements AutoCloseable {
       return;
     }
     long t0 = System.nanoTime();
-    long cpu0 = threads.getCurrentThreadCpuTime();
+    long cpu0 = ThreadCpu.nanos();
     int round = env.round();
     EncodedSet fresh;
     if (stream.ended()) {
@@ -324,7 +321,7 @@ public final class StarClient implements AutoCloseable {
     TransportStats io = now.since(lastStats);
     lastStats = now;
     ctx.reports().accept(new RoundReport(ctx.id(), round, round, (System.nanoTime() - t0) / 1e9,
-        (threads.getCurrentThreadCpuTime() - cpu0 + update.takeAheadCpuNanos()) / 1e9, Double.NaN, "",
+        (ThreadCpu.nanos() - cpu0 + update.takeAheadCpuNanos()) / 1e9, Double.NaN, "",
         io.bytesSent(), io.bytesReceived(), out.decision().samplesAdded(), out.decision().required(),
         out.decision().presentAfter(), out.decision().added()));
     if (round < s.rounds()) {

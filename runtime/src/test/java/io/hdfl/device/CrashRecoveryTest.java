@@ -108,7 +108,8 @@ class CrashRecoveryTest {
         assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "still running after SIGTERM");
         assertEquals(143, p.exitValue(), Files.readString(log));
         assertTrue(Files.readString(log).contains("hdfl peer p2: stopping on a signal: what it committed is in "
-            + f.stateDir("p2") + "; started again, it goes on from there"), Files.readString(log));
+            + f.stateDir("p2") + "; started again, it resumes a run in progress or reports a finished one"),
+            Files.readString(log));
       } finally {
         p.destroyForcibly();
       }
