@@ -208,6 +208,7 @@ public final class DevicePeer {
       log.accept(meter.reason());
       List<AutoCloseable> running = new ArrayList<>();
       boolean offline = false;
+      PeerInstance instance = null; // set once the device watches its instance topic
       try {
         NoiseSource noise = cfg.noise().equals("secure") ? new SecureNoiseSource()
             : new SeededNoiseSource(s.seed() * 31 + cfg.peerId().hashCode(), kernels, noisePosition);
@@ -223,7 +224,7 @@ public final class DevicePeer {
         // a second device under this peer id stops this one, saying so (see PeerInstance); once this process's
         // token is back, every message the broker held for the subscriptions above has been handled, and the
         // intake takes a final model from then on (told on the thread that handles the token)
-        PeerInstance instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
+        instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
             cfg.stateDir(), intake::settle);
         if (!resuming) {
           if (!instance.watching()) {
@@ -344,9 +345,7 @@ public final class DevicePeer {
           if (e.getCause() instanceof IllegalArgumentException bad) { // this device's data or settings: exit 2
             throw new IllegalArgumentException("stopped: " + bad.getMessage(), bad);
           }
-          String why = e.getCause() instanceof io.hdfl.transport.TransportException te
-              ? ClientIdClash.afterConnect(te, transport, clientId(cfg)).getMessage() : e.getCause().getMessage();
-          throw new io.hdfl.federation.FederationException("stopped: " + why);
+          throw new io.hdfl.federation.FederationException("stopped: " + e.getCause().getMessage());
         }
         RingPeer ringPeer = ringOf.get();
         if (ringPeer != null) {
@@ -369,8 +368,18 @@ public final class DevicePeer {
         offline = true;
         return new Outcome(modelFile, ledgerFile,
             releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
-      } catch (io.hdfl.transport.TransportException e) {
-        throw ClientIdClash.afterConnect(e, transport, clientId(cfg)); // a twin taking the connection, at start
+      } catch (io.hdfl.transport.TransportException | io.hdfl.federation.FederationException e) {
+        // a failure to subscribe or announce, peers never heard from, no final model: a twin taking this
+        // device's connection may be why (not where PeerInstance has said so already)
+        String hint = instance != null && instance.twin().isCompletedExceptionally() ? ""
+            : ClientIdClash.afterConnect(transport, clientId(cfg));
+        if (hint.isEmpty()) {
+          throw e;
+        }
+        if (e instanceof io.hdfl.transport.TransportException) {
+          throw new io.hdfl.transport.TransportException(e.getMessage() + hint, e);
+        }
+        throw new io.hdfl.federation.FederationException(e.getMessage() + hint);
       } finally {
         if (!offline) {
           // a device that stops on an error closes its connection cleanly, so the broker drops its last
