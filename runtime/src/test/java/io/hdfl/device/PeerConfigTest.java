@@ -51,6 +51,12 @@ class PeerConfigTest {
     PeerConfig gw = PeerConfig.read(example("star-client-sparkplug.properties"));
     assertEquals(SignalConfig.SPARKPLUG, gw.signal().source());
     assertEquals(5000, gw.signal().warmupSamples());
+    PeerConfig json = PeerConfig.read(example("star-client-mqtt-json.properties"));
+    assertEquals(SignalConfig.MQTT_JSON, json.signal().source());
+    assertEquals("plant-7/mill-3/telemetry", json.signal().sourceKeys().getProperty("ingest.topic"));
+    assertEquals("tcp://gateway.plant-7.local:1883", json.signal().sourceKeys().getProperty("ingest.broker"));
+    assertEquals(10, json.signal().windowSize());
+    assertEquals("/quality", json.signal().sourceKeys().getProperty("ingest.label"));
   }
 
   @Test
