@@ -9,12 +9,17 @@ import java.util.function.LongSupplier;
  * topics can send frames a peer refuses, as fast as the broker takes them; one warning each filled a
  * device's log (and its storage) at that rate. Beyond the burst the lines are counted, and the first
  * one let through in a later minute is preceded by how many were left out; {@link #summary} counts
- * them all (a device's run-timeout message shows it).
+ * them all (a device's run-timeout message shows it). A refusal identical to the last line written is
+ * written again only {@link #REPEAT_QUIET_NANOS} after it, with how many times it came meanwhile: a
+ * peer of other settings than this one's (a global model announced every 2 s, say) wrote the same
+ * line 20 times a minute for as long as the device ran.
  */
 final class RejectionLog {
   /** Lines written per {@link #WINDOW_NANOS}, before the rest of the window's are only counted. */
   static final int BURST = 20;
   static final long WINDOW_NANOS = 60_000_000_000L;
+  /** How long a refusal identical to the last line written is only counted. */
+  static final long REPEAT_QUIET_NANOS = 10 * WINDOW_NANOS;
 
   private final Consumer<String> sink;
   private final LongSupplier clock;
@@ -24,6 +29,9 @@ final class RejectionLog {
   private boolean started;
   private long total;
   private String last;
+  private String lastWritten;
+  private long lastWrittenAt;
+  private long repeats;
 
   /** Lines go to {@code sink}, windows by {@code clock} (nanoseconds, as {@link System#nanoTime}). */
   RejectionLog(Consumer<String> sink, LongSupplier clock) {
@@ -44,10 +52,16 @@ final class RejectionLog {
   /** Writes {@code line}, unless this window's burst is spent (then it is counted). */
   void refused(String line) {
     long left;
+    long repeated;
+    String repeatedLine;
     synchronized (this) {
       total++;
       last = line;
       long now = clock.getAsLong();
+      if (line.equals(lastWritten) && now - lastWrittenAt < REPEAT_QUIET_NANOS) {
+        repeats++;
+        return;
+      }
       if (!started || now - windowStart >= WINDOW_NANOS) {
         started = true;
         windowStart = now;
@@ -60,10 +74,19 @@ final class RejectionLog {
       written++;
       left = leftOut;
       leftOut = 0;
+      repeated = repeats;
+      repeatedLine = lastWritten;
+      repeats = 0;
+      lastWritten = line;
+      lastWrittenAt = now;
+    }
+    boolean again = repeated > 0 && repeatedLine.equals(line);
+    if (repeated > 0 && !again) {
+      sink.accept("the refusal before came " + repeated + " more time(s) after it was logged");
     }
     if (left > 0) {
       sink.accept(left + " more refused frame(s) not logged one by one (at most " + BURST + " lines a minute)");
     }
-    sink.accept(line);
+    sink.accept(again ? line + " (and " + repeated + " more time(s) since it was last logged)" : line);
   }
 }

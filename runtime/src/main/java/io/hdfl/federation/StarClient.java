@@ -218,6 +218,11 @@ public final class StarClient implements AutoCloseable {
     try {
       env = EnvelopeCodec.decode(payload, ctx.expectations());
     } catch (EnvelopeException e) {
+      String apart = SettingsMismatch.ofSigned(ctx, payload, e, ModelEnvelope.Kind.GLOBAL_MODEL);
+      if (apart != null) { // configured apart from the aggregator: no round of this run can be answered
+        failure.completeExceptionally(new IllegalArgumentException(apart));
+        return;
+      }
       ctx.refused("client " + ctx.id() + ": rejected a global model: " + e.getMessage());
       return;
     }

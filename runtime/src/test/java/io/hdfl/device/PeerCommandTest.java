@@ -840,6 +840,39 @@ class PeerCommandTest {
   }
 
   /**
+   * A star client configured apart from its aggregator (here 10 features against the aggregator's 11)
+   * stops at the first global model, exit 2, naming what differs, where that model is signed by an
+   * admitted peer; before, it refused every announcement of the round and waited for its run timeout.
+   * Without encryption nothing authenticates the model, and the client refuses it and waits as before.
+   */
+  @Test
+  void aStarClientConfiguredApartFromItsAggregatorStopsAtOnceSayingWhatDiffers() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      Path agg = config("agg", "aggregator", broker.uri(), "star.clients = 1\nfeatures = 11");
+      Path client = config("cell-1", "star-client", broker.uri(), "per-round = 15");
+      edit(agg, "run.timeout.seconds = 60", "run.timeout.seconds = 10");
+      enrol(List.of(agg, client));
+      List<String[]> results = runAll(List.of(agg, client));
+      String[] c = results.get(1);
+      assertEquals("2", c[0], c[1] + c[2]);
+      assertTrue(c[2].contains("stopped: the global model of round 1 from 'agg', signed by an admitted peer, has other "
+          + "settings than this device's: features 11 (this device: 10). Every peer of a federation must have the "
+          + "same encoder, features (for live data: channels x window.size), basis.seed and dim"), c[2]);
+    }
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      Path agg = config("agg", "aggregator", broker.uri(), "star.clients = 1\nfeatures = 11\nencryption = none");
+      Path client = config("cell-1", "star-client", broker.uri(), "per-round = 15\nencryption = none");
+      edit(agg, "run.timeout.seconds = 60", "run.timeout.seconds = 8");
+      edit(client, "run.timeout.seconds = 60", "run.timeout.seconds = 8");
+      edit(agg, "state.dir = state/agg", "state.dir = state/agg-plain");
+      edit(client, "state.dir = state/cell-1", "state.dir = state/cell-1-plain");
+      String[] c = runAll(List.of(agg, client)).get(1);
+      assertEquals("1", c[0], c[1] + c[2]);
+      assertTrue(c[2].contains("This device refused ") && c[2].contains("WRONG_FEATURES: features 11, expected 10"), c[2]);
+    }
+  }
+
+  /**
    * A device whose connection was lost while it waited (here cut once by a proxy; two devices with one
    * peer.id take it from each other the same way) names that with what may be behind it when it stops:
    * before, it said only that its peers did not come online, which read as their problem.

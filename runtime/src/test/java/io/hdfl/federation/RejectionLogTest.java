@@ -42,4 +42,35 @@ class RejectionLogTest {
     assertEquals(List.of("1 more refused frame(s) not logged one by one (at most " + RejectionLog.BURST
         + " lines a minute)", "next"), lines.subList(RejectionLog.BURST - 1, lines.size()));
   }
+
+  /**
+   * The same refusal again and again (a peer of other settings whose global model is announced every
+   * 2 s) is written once, then again only after the quiet period, with how often it came meanwhile; a
+   * different refusal is written at once, after the count of the repeated one.
+   */
+  @Test
+  void theSameRefusalAgainIsCountedAndWrittenAgainOnlyAfterTheQuietPeriod() {
+    List<String> lines = new ArrayList<>();
+    AtomicLong now = new AtomicLong(7);
+    RejectionLog log = new RejectionLog(lines::add, now::get);
+    String wrong = "client c1: rejected a global model: WRONG_FEATURES: features 900, expected 40";
+    for (int i = 0; i < 300; i++) { // every 2 s for 10 minutes
+      log.refused(wrong);
+      now.addAndGet(2_000_000_000L);
+    }
+    assertEquals(List.of(wrong), lines, "one line for ten minutes of the same refusal");
+    assertEquals("300 frame(s) (the last: " + wrong + ")", log.summary(), "every refusal counted");
+    log.refused(wrong);
+    assertEquals(List.of(wrong, wrong + " (and 299 more time(s) since it was last logged)"), lines);
+    lines.clear();
+    now.addAndGet(2_000_000_000L);
+    log.refused(wrong);
+    log.refused(wrong);
+    log.refused("client c1: rejected a global model: BAD_CHECKSUM: corrupted");
+    assertEquals(List.of("the refusal before came 2 more time(s) after it was logged",
+        "client c1: rejected a global model: BAD_CHECKSUM: corrupted"), lines);
+    lines.clear();
+    log.refused(wrong);
+    assertEquals(List.of(wrong), lines, "the last line written was another: written at once");
+  }
 }

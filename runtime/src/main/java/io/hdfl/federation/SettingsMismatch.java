@@ -1,0 +1,67 @@
+package io.hdfl.federation;
+
+import io.hdfl.codec.EnvelopeCodec;
+import io.hdfl.codec.EnvelopeException;
+import io.hdfl.codec.Expectations;
+import io.hdfl.codec.ModelEnvelope;
+import io.hdfl.security.Roster;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whether a model a peer refused for its settings (encoder, features, basis seed, D) is one an
+ * admitted peer signed: then the federation's peers are configured apart, and waiting cannot help.
+ * A star client whose windows have 40 features under an aggregator configured for 900 refused every
+ * global model, logged each and waited until its run timeout (an hour by default). Only a broadcast
+ * signed under the roster counts (hops encrypted): without signatures anyone could send such a model,
+ * and it is refused as before.
+ */
+final class SettingsMismatch {
+  private SettingsMismatch() {}
+
+  /**
+   * What differs, as a sentence for the device's stop, where {@code payload} (refused with {@code e})
+   * is a {@code kind} model of this federation signed by an admitted peer; else null.
+   */
+  static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind) {
+    switch (e.reason()) {
+      case WRONG_ENCODER, WRONG_FEATURES, WRONG_BASIS_SEED, WRONG_DIMENSION -> { }
+      default -> {
+        return null;
+      }
+    }
+    if (!ctx.encrypted()) {
+      return null;
+    }
+    ModelEnvelope env;
+    try {
+      env = EnvelopeCodec.decode(payload, Expectations.builder().federation(ctx.settings().federation()).build());
+    } catch (EnvelopeException other) {
+      return null;
+    }
+    if (env.kind() != kind || ctx.broadcastProblem(env) != null) {
+      return null;
+    }
+    var mine = ctx.settings().encoder();
+    List<String> differ = new ArrayList<>();
+    if (!env.encoder().equals(mine.kind().id())) {
+      differ.add("encoder " + env.encoder() + " (this device: " + mine.kind().id() + ")");
+    }
+    if (env.features() != mine.features()) {
+      differ.add("features " + env.features() + " (this device: " + mine.features() + ")");
+    }
+    if (env.basisSeed() != mine.basisSeed()) {
+      differ.add("basis.seed " + env.basisSeed() + " (this device: " + mine.basisSeed() + ")");
+    }
+    if (env.dim() != mine.dim()) {
+      differ.add("dim " + env.dim() + " (this device: " + mine.dim() + ")");
+    }
+    if (differ.isEmpty()) {
+      return null; // refused for something else after all
+    }
+    return "the " + kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " of round " + env.round()
+        + " from " + Roster.quoted(env.sender()) + ", signed by an admitted peer, has other settings than this "
+        + "device's: " + String.join(", ", differ) + ". Every peer of a federation must have the same encoder, "
+        + "features (for live data: channels x window.size), basis.seed and dim";
+  }
+}
