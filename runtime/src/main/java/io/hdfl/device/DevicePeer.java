@@ -246,6 +246,7 @@ public final class DevicePeer {
         PeerAnnouncements peers = PeerAnnouncements.follow(transport, topics);
         CompletableFuture<Void> failure;
         ReleaseLog releaseLog = null;
+        StarAggregator aggregator = null; // its progress goes into a run-timeout message
         switch (cfg.role()) {
           case "ring": {
             PrivacyLedger archive = PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log)
@@ -311,6 +312,7 @@ public final class DevicePeer {
                 PrivacyLedger.builder(s.ledgerSettings()).file(ledgerFile).repairingTornLastLine(log).open())
                 .checkpointing(checkpoints.aggregatorCommits());
             running.add(agg);
+            aggregator = agg;
             if (resuming) {
               Optional<AggregatorCheckpoint> last = checkpoints.aggregator();
               if (last.isPresent()) {
@@ -337,8 +339,10 @@ public final class DevicePeer {
           env = finalFrame.envelope();
         } catch (java.util.concurrent.TimeoutException e) {
           String refused = ctx.frames().refusedSummary();
+          String progress = aggregator == null ? null : aggregator.progress();
           throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
-              + " s ('run.timeout.seconds'); is every peer running and reaching " + cfg.broker() + "?"
+              + " s ('run.timeout.seconds')" + (progress == null ? "" : ": " + progress + "; peers online now: "
+              + peers.onlineNow()) + "; is every peer running and reaching " + cfg.broker() + "?"
               + (refused == null ? "" : " This device refused " + refused + ": do the peers' settings differ (classes, "
               + "features, dim, basis.seed, encoder, federation)?"));
         } catch (java.util.concurrent.ExecutionException e) {

@@ -107,6 +107,11 @@ final class PeerAnnouncements {
     }
   }
 
+  /** The peers whose last announcement the broker delivered says online, sorted. */
+  Set<String> onlineNow() {
+    return new TreeSet<>(online);
+  }
+
   /** Calls {@code listener} with the id of each peer that announces itself online from now on. */
   void onOnline(Consumer<String> listener) {
     listeners.add(listener);

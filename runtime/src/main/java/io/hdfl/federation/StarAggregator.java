@@ -214,6 +214,27 @@ public final class StarAggregator implements AutoCloseable {
    * Completes exceptionally if this aggregator stopped because it could not commit an aggregation or
    * append to its ledger; it then takes no more updates.
    */
+  /**
+   * Where the run stands, for a device's run-timeout message: the round, whose updates it holds, and
+   * the quorum; null if the worker does not answer within a second.
+   */
+  public String progress() {
+    try {
+      return worker.submit(() -> {
+        int quorum = ctx.settings().quorum() == 0 ? clients : Math.min(clients, ctx.settings().quorum());
+        return "round " + Math.min(round, ctx.settings().rounds()) + " of " + ctx.settings().rounds() + " had updates from "
+            + updates.size() + " of " + clients + " client(s)" + (updates.isEmpty() ? ""
+                : " (" + String.join(", ", updates.keySet()) + ")") + ", quorum " + quorum;
+      }).get(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+        | java.util.concurrent.RejectedExecutionException e) {
+      return null;
+    }
+  }
+
   public java.util.concurrent.CompletableFuture<Void> failure() {
     return failure;
   }

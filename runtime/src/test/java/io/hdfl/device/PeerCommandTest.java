@@ -858,6 +858,11 @@ class PeerCommandTest {
       assertTrue(c[2].contains("stopped: the global model of round 1 from 'agg', signed by an admitted peer, has other "
           + "settings than this device's: features 11 (this device: 10). Every peer of a federation must have the "
           + "same encoder, features (for live data: channels x window.size), basis.seed and dim"), c[2]);
+      // the aggregator, left waiting, says where its run stood and who is online
+      String[] a = results.get(0);
+      assertEquals("1", a[0], a[1] + a[2]);
+      assertTrue(a[2].contains("no final model within 10 s ('run.timeout.seconds'): round 1 of 3 had updates from 0 "
+          + "of 1 client(s), quorum 1; peers online now: [agg]; is every peer running and reaching "), a[2]);
     }
     try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
       Path agg = config("agg", "aggregator", broker.uri(), "star.clients = 1\nfeatures = 11\nencryption = none");
