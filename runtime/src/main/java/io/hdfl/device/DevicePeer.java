@@ -339,7 +339,8 @@ public final class DevicePeer {
           env = finalFrame.envelope();
         } catch (java.util.concurrent.TimeoutException e) {
           String refused = ctx.frames().refusedSummary();
-          String progress = aggregator == null ? null : aggregator.progress();
+          String progress = aggregator != null ? aggregator.progress()
+              : ringOf.get() != null ? ringOf.get().progress() : null;
           throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
               + " s ('run.timeout.seconds')" + (progress == null ? "" : ": " + progress + "; peers online now: "
               + peers.onlineNow()) + "; is every peer running and reaching " + cfg.broker() + "?"

@@ -79,6 +79,8 @@ public final class RingPeer implements AutoCloseable {
   private final io.hdfl.concurrent.IntakeLimit intake;
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
   private volatile long lastStep = -1;
+  /** Who acknowledged this peer's last hand-off (null before one, or when it went out as the final model). */
+  private volatile String lastHandedTo;
   /** Whether this peer's data are already bundled into the model it passed on. */
   private boolean bundled;
   /** Connection losses of this peer's transport seen so far, and when the last one was noticed. */
@@ -653,6 +655,20 @@ public final class RingPeer implements AutoCloseable {
   }
 
   /**
+   * Where this peer stands, for a device's run-timeout message: its last step and who acknowledged it
+   * (that peer, or one after it, holds the model now), or that it has taken no turn.
+   */
+  public String progress() {
+    long step = lastStep;
+    String to = lastHandedTo;
+    if (step < 0) {
+      return "this peer has taken no turn yet";
+    }
+    return "this peer's last step was " + step + (to == null ? "" : ", acknowledged by " + Roster.quoted(to)
+        + " (it, or a peer after it, holds the model)");
+  }
+
+  /**
    * Waits up to {@code max} for this peer's turn in progress, and the models queued before, to end: the
    * peer that made the last step reports that turn only after its final model is out, and a device
    * that closes this peer as soon as it has the final model lost that report (and its progress line).
@@ -731,6 +747,7 @@ public final class RingPeer implements AutoCloseable {
       ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, outgoing, nextRound, tail);
       try {
         if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
+          lastHandedTo = nextId;
           publishEntry(own);
           return;
         }

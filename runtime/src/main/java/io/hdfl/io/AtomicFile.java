@@ -124,6 +124,9 @@ public final class AtomicFile {
         } catch (IOException cut) {
           e.addSuppressed(cut);
         }
+        if (e instanceof IOException io) {
+          throw naming(abs, io);
+        }
         throw e;
       }
     }
@@ -195,6 +198,8 @@ public final class AtomicFile {
         content.writeTo(out);
         out.flush();
         ch.force(true);
+      } catch (IOException e) {
+        throw naming(abs, e);
       }
       if (replace) {
         try {
@@ -209,6 +214,25 @@ public final class AtomicFile {
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /**
+   * {@code e} with the file it concerns named, where its message does not: a write refused for a full
+   * disk says only "No space left on device", which left an operator to guess which file system. A
+   * full one also says what to do. Subclasses (a {@code FileSystemException} names its file) are kept.
+   */
+  static IOException naming(Path file, IOException e) {
+    if (e.getClass() != IOException.class) {
+      return e;
+    }
+    String why = String.valueOf(e.getMessage());
+    boolean full = why.contains("No space left on device") || why.contains("Disk quota exceeded");
+    IOException named = new IOException("cannot write " + file + ": " + why + (full ? " (its file system is full: "
+        + "free space there; a device started again goes on from its last commit)" : ""), e);
+    for (Throwable s : e.getSuppressed()) {
+      named.addSuppressed(s);
+    }
+    return named;
   }
 
   /**

@@ -116,6 +116,39 @@ class CrashRecoveryTest {
     }
   }
 
+  /**
+   * A ring device whose successor took the model and then went down for good (here halted after its
+   * turn) says at its run timeout where the model went: its last step, who acknowledged it, and who is
+   * online. Before, it asked only whether every peer was running.
+   */
+  @Test
+  void aRingDeviceAtItsRunTimeoutSaysWhoTookTheModel() throws Exception {
+    try (Broker broker = new Broker(dir)) {
+      DeviceFleet f = new DeviceFleet(Files.createDirectories(dir.resolve("lost")), "lost-ring");
+      for (String id : List.of("p1", "p2")) {
+        f.device(id, "ring", broker.uri(), "ring.order = p1, p2", "rounds = 3");
+      }
+      f.enrol();
+      Path cfg = f.dir().resolve("p1.properties");
+      Files.writeString(cfg, Files.readString(cfg).replace("run.timeout.seconds = 150", "run.timeout.seconds = 20"));
+      Path log1 = f.dir().resolve("p1.log");
+      Path log2 = f.dir().resolve("p2.log");
+      Process p2 = f.start("p2", "ring.trained:2", log2);
+      Process p1 = f.start("p1", null, log1);
+      try {
+        assertTrue(p2.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "p2 halted at its crash point");
+        assertTrue(p1.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "p1 stopped at its run timeout");
+        assertEquals(1, p1.exitValue(), Files.readString(log1));
+        assertTrue(Files.readString(log1).contains("no final model within 20 s ('run.timeout.seconds'): this peer's last "
+            + "step was 1, acknowledged by 'p2' (it, or a peer after it, holds the model); peers online now: [p1]; "
+            + "is every peer running and reaching "), Files.readString(log1));
+      } finally {
+        p1.destroyForcibly();
+        p2.destroyForcibly();
+      }
+    }
+  }
+
   /** What a power cut in the middle of a ledger append leaves: its last line cut short (and no newline). */
   private static void tearLastLedgerLine(Path state) {
     try {

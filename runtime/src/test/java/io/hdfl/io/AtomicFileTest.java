@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,10 +96,32 @@ class AtomicFileTest {
           ch.write(buf); // four bytes reach the file
           throw new IOException("No space left on device");
         }));
-    assertEquals("No space left on device", full.getMessage());
+    assertEquals("cannot write " + log.toAbsolutePath() + ": No space left on device (its file system is full: free "
+        + "space there; a device started again goes on from its last commit)", full.getMessage());
     assertEquals("line 1\n", Files.readString(log), "cut back to its size before the append");
     AtomicFile.append(log, "line 2\n".getBytes());
     assertEquals("line 1\nline 2\n", Files.readString(log));
+  }
+
+  /** A replacement that fails (a full disk) names the file, leaves the old content and no temporary file. */
+  @Test
+  void aWriteThatFailsNamesTheFileAndLeavesTheOldOne() throws Exception {
+    Path ckpt = dir.resolve("checkpoint").resolve("ring.ckpt");
+    AtomicFile.write(ckpt, out -> out.write("old".getBytes()));
+    IOException full = assertThrows(IOException.class, () -> AtomicFile.write(ckpt, out -> {
+      out.write("new, cut short".getBytes());
+      throw new IOException("No space left on device");
+    }));
+    assertTrue(full.getMessage().startsWith("cannot write " + ckpt.toAbsolutePath() + ": No space left on device (its "
+        + "file system is full"), full.getMessage());
+    assertEquals("old", Files.readString(ckpt));
+    try (java.util.stream.Stream<Path> left = Files.list(ckpt.getParent())) {
+      assertEquals(List.of(ckpt), left.toList(), "no temporary file left");
+    }
+    IOException other = assertThrows(IOException.class, () -> AtomicFile.write(ckpt, out -> {
+      throw new java.nio.file.AccessDeniedException("/dev/sda1", null, "mounted read-only");
+    }));
+    assertTrue(other instanceof java.nio.file.AccessDeniedException, "a FileSystemException names its file: kept");
   }
 
   @Test
