@@ -7,7 +7,8 @@ import java.util.Optional;
  * The known configuration key an unknown one was probably meant to be: one within two edits
  * ({@code brokr} for {@code broker}), or the known key it extends or shortens by dotted parts
  * ({@code epochs.count} for {@code epochs}). An operator told "did you mean 'broker'?" fixes a typo
- * faster than one handed the list of every key.
+ * faster than one handed the list of every key. Peer ids are matched the same way ({@link
+ * PeerAnnouncements}: a peer online under an id near one that never came).
  */
 final class KeySuggestion {
   /** Keys longer than this are not compared (the distance costs their lengths' product). */

@@ -107,6 +107,22 @@ final class PeerAnnouncements {
     }
   }
 
+  /**
+   * Peers online under an id near a missing one (within two edits, and nearer to it than to any other
+   * expected id: {@code press-2} for {@code press-02}), as a sentence to add: an id mistyped in the
+   * order or in a device's {@code peer.id} otherwise showed only as a peer that never came.
+   */
+  private String lookalikes(Set<String> missing, Set<String> expected) {
+    Set<String> others = new TreeSet<>(online);
+    others.removeAll(expected);
+    StringBuilder b = new StringBuilder();
+    for (String other : others) {
+      KeySuggestion.nearest(other, expected).filter(missing::contains).ifPresent(meant -> b.append(b.length() == 0
+          ? "; " : ", ").append("'").append(other).append("' is online, not '").append(meant).append("'"));
+    }
+    return b.length() == 0 ? "" : b.append(": does the order or that device's 'peer.id' have a typo?").toString();
+  }
+
   /** The peers whose last announcement the broker delivered says online, sorted. */
   Set<String> onlineNow() {
     return new TreeSet<>(online);
@@ -152,7 +168,7 @@ final class PeerAnnouncements {
             Set<String> missing = new TreeSet<>(ids);
             missing.removeAll(online);
             throw new FederationException("peers " + missing + " did not come online within " + timeout.toSeconds()
-                + " s ('start.timeout.seconds')");
+                + " s ('start.timeout.seconds')" + lookalikes(missing, ids));
           }
           if (now >= resubscribeAt) {
             break;

@@ -45,6 +45,31 @@ class PeerAnnouncementsTest {
     };
   }
 
+  /**
+   * A peer that never comes, where one under a near id is online (nearer to it than to any other
+   * expected id), is named with it: a typo in the order or in a device's id.
+   */
+  @Test
+  void aMissingPeerIsNamedWithAnOnlineOneOfANearId() throws Exception {
+    LoopbackBroker broker = new LoopbackBroker();
+    Topics topics = new Topics("plant-7");
+    for (String id : java.util.List.of("press-1", "gateway")) {
+      broker.connect(id).publish(topics.peer(id), ONLINE, 1, true);
+    }
+    Transport first = broker.connect("press-01");
+    PeerAnnouncements peers = PeerAnnouncements.follow(first, topics);
+    first.publish(topics.peer("press-01"), ONLINE, 1, true);
+    FederationException e = assertThrows(FederationException.class,
+        () -> peers.awaitAll(Set.of("press-01", "press-02", "press-03"), Duration.ofMillis(300)));
+    assertEquals("peers [press-02, press-03] did not come online within 0 s ('start.timeout.seconds')", e.getMessage(),
+        "'press-1' is nearest 'press-01', which is online: no typo of a missing one");
+    broker.connect("press-2").publish(topics.peer("press-2"), ONLINE, 1, true);
+    FederationException typo = assertThrows(FederationException.class,
+        () -> peers.awaitAll(Set.of("press-01", "press-02", "press-03"), Duration.ofMillis(300)));
+    assertEquals("peers [press-02, press-03] did not come online within 0 s ('start.timeout.seconds'); 'press-2' is "
+        + "online, not 'press-02': does the order or that device's 'peer.id' have a typo?", typo.getMessage());
+  }
+
   @Test
   void aLostRetainedAnnouncementIsFetchedAgainWhileWaiting() throws Exception {
     LoopbackBroker broker = new LoopbackBroker();
