@@ -67,7 +67,7 @@ public final class EnvelopeException extends RuntimeException {
    * {@code s} for a log line: in double quotes, control characters, quotes, backslashes and
    * non-ASCII escaped as {@code \\uXXXX}, cut after 64 characters.
    */
-  static String quoted(String s) {
+  public static String quoted(String s) {
     return io.hdfl.io.LogText.quoted(s, '"');
   }
 

@@ -78,6 +78,8 @@ public final class DevicePeer {
    * ignored as an earlier run's either way).
    */
   private static final java.time.Duration SETTLING = java.time.Duration.ofSeconds(5);
+  /** How long a stopping device waits for the broker to confirm its "offline" announcement. */
+  private static final java.time.Duration OFFLINE_CONFIRMATION = java.time.Duration.ofSeconds(5);
 
   private final PeerConfig config;
   private final VectorKernels kernels;
@@ -280,7 +282,12 @@ public final class DevicePeer {
             peers.onOnline(peer::peerOnline);
             PeerAnnouncements.announce(transport, topics, cfg.peerId(), cfg.startTimeout());
             if (cfg.ringOrder().get(0).equals(cfg.peerId()) && !resumed) {
-              peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout(), instance.twin());
+              try {
+                peers.awaitAll(Set.copyOf(cfg.ringOrder()), cfg.startTimeout(), instance.twin());
+              } catch (io.hdfl.federation.FederationException e) { // peers never heard from: maybe not their fault
+                throw new io.hdfl.federation.FederationException(e.getMessage()
+                    + lostConnectionHint(transport, cfg, instance));
+              }
               log.accept("all " + cfg.ringOrder().size() + " peers online: starting round 1");
               peer.kickOff();
             }
@@ -342,8 +349,9 @@ public final class DevicePeer {
           String progress = aggregator != null ? aggregator.progress()
               : ringOf.get() != null ? ringOf.get().progress() : null;
           throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
-              + " s ('run.timeout.seconds')" + (progress == null ? "" : ": " + progress + "; peers online now: "
-              + peers.onlineNow()) + "; is every peer running and reaching " + cfg.broker() + "?"
+              + " s ('run.timeout.seconds')" + (progress == null ? "" : ": " + progress) + "; peers online now: "
+              + PeerAnnouncements.listed(peers.onlineNow()) + lostConnectionHint(transport, cfg, instance)
+              + "; is every peer running and reaching " + cfg.broker() + "?"
               + (refused == null ? "" : " This device refused " + refused + ": do the peers' settings differ (classes, "
               + "features, dim, basis.seed, encoder, federation)?"));
         } catch (java.util.concurrent.ExecutionException e) {
@@ -373,18 +381,10 @@ public final class DevicePeer {
         offline = true;
         return new Outcome(modelFile, ledgerFile,
             releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
-      } catch (io.hdfl.transport.TransportException | io.hdfl.federation.FederationException e) {
-        // a failure to subscribe or announce, peers never heard from, no final model: a twin taking this
-        // device's connection may be why (not where PeerInstance has said so already)
-        String hint = instance != null && instance.twin().isCompletedExceptionally() ? ""
-            : ClientIdClash.afterConnect(transport, clientId(cfg));
-        if (hint.isEmpty()) {
-          throw e;
-        }
-        if (e instanceof io.hdfl.transport.TransportException) {
-          throw new io.hdfl.transport.TransportException(e.getMessage() + hint, e);
-        }
-        throw new io.hdfl.federation.FederationException(e.getMessage() + hint);
+      } catch (io.hdfl.transport.TransportException e) {
+        // a failure to subscribe or announce: a twin taking this device's connection may be why
+        String hint = lostConnectionHint(transport, cfg, instance);
+        throw hint.isEmpty() ? e : new io.hdfl.transport.TransportException(e.getMessage() + hint, e);
       } finally {
         if (!offline) {
           // a device that stops on an error closes its connection cleanly, so the broker drops its last
@@ -643,6 +643,15 @@ public final class DevicePeer {
     return k;
   }
 
+  /**
+   * {@link ClientIdClash#afterConnect}'s hint for a device that stops for want of its peers, or empty
+   * where the connection was never lost or {@link PeerInstance} has named the twin already.
+   */
+  private static String lostConnectionHint(Transport transport, PeerConfig cfg, PeerInstance instance) {
+    return instance != null && instance.twin().isCompletedExceptionally() ? ""
+        : ClientIdClash.afterConnect(transport, clientId(cfg));
+  }
+
   /** The device's MQTT client id: its federation and peer id. */
   private static String clientId(PeerConfig cfg) {
     return cfg.settings().federation() + "-" + cfg.peerId();
@@ -726,9 +735,30 @@ public final class DevicePeer {
   }
 
   /** Publishes this peer's retained "offline" (what its last will says when its connection drops). */
-  private static void announceOffline(Transport transport, Topics topics, PeerConfig cfg)
+  static void announceOffline(Transport transport, Topics topics, PeerConfig cfg)
       throws io.hdfl.transport.TransportException {
-    transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+    // at most a few seconds: a broker that takes no acknowledgement (the embedded Moquette with a dead
+    // session loop) held a stopping device for the whole operation timeout, a minute; unconfirmed, the
+    // announcement may still arrive, and a device that cannot make it is one its peers skip
+    CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+      try {
+        transport.publish(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true);
+      } catch (io.hdfl.transport.TransportException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+    try {
+      sent.get(OFFLINE_CONFIRMATION.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new io.hdfl.transport.TransportException("the broker did not confirm this device's offline announcement "
+          + "within " + OFFLINE_CONFIRMATION.toSeconds() + " s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof io.hdfl.transport.TransportException te ? te
+          : new io.hdfl.transport.TransportException(String.valueOf(e.getCause().getMessage()), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new io.hdfl.transport.TransportException("interrupted while announcing this device offline", e);
+    }
   }
 
   /** The meter {@code energy.meter} names (an INA219), else the best one found (read in the background either way). */

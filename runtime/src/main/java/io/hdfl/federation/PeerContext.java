@@ -75,6 +75,9 @@ public record PeerContext(
   private void untilSent(String topic, Send send) throws InterruptedException {
     boolean logged = false;
     while (true) {
+      if (Thread.interrupted()) { // shut down: a publish interrupted fails at once, and would be tried again for ever
+        throw new InterruptedException("stopped while publishing to " + topic);
+      }
       try {
         send.run();
         return;

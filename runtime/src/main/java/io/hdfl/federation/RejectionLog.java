@@ -80,13 +80,14 @@ final class RejectionLog {
       lastWritten = line;
       lastWrittenAt = now;
     }
-    boolean again = repeated > 0 && repeatedLine.equals(line);
-    if (repeated > 0 && !again) {
-      sink.accept("the refusal before came " + repeated + " more time(s) after it was logged");
-    }
+    // the counts go into the line written (one line, within the burst): the same refusal's, or the
+    // previous refusal's, which came again after it was logged
+    String counted = repeated == 0 ? "" : repeatedLine.equals(line)
+        ? " (and " + repeated + " more time(s) since it was last logged)"
+        : " (the refusal logged before this one came " + repeated + " more time(s) after it)";
     if (left > 0) {
       sink.accept(left + " more refused frame(s) not logged one by one (at most " + BURST + " lines a minute)");
     }
-    sink.accept(again ? line + " (and " + repeated + " more time(s) since it was last logged)" : line);
+    sink.accept(line + counted);
   }
 }

@@ -79,8 +79,11 @@ public final class RingPeer implements AutoCloseable {
   private final io.hdfl.concurrent.IntakeLimit intake;
   private final ConcurrentHashMap<Long, CompletableFuture<Void>> pendingAcks = new ConcurrentHashMap<>();
   private volatile long lastStep = -1;
-  /** Who acknowledged this peer's last hand-off (null before one, or when it went out as the final model). */
-  private volatile String lastHandedTo;
+  /** Where this peer's last model went (null before this run's first hand-off): see {@link #progress}. */
+  private volatile Handed handed;
+
+  /** A hand-off of step {@code step}: being handed on, acknowledged by {@code to}, or published as the final model. */
+  private record Handed(long step, String to, boolean isFinal) {}
   /** Whether this peer's data are already bundled into the model it passed on. */
   private boolean bundled;
   /** Connection losses of this peer's transport seen so far, and when the last one was noticed. */
@@ -659,13 +662,17 @@ public final class RingPeer implements AutoCloseable {
    * (that peer, or one after it, holds the model now), or that it has taken no turn.
    */
   public String progress() {
-    long step = lastStep;
-    String to = lastHandedTo;
-    if (step < 0) {
-      return "this peer has taken no turn yet";
+    Handed h = handed;
+    if (h == null) {
+      long step = lastStep; // a resumed peer's, handed on before its restart
+      return step < 0 ? "this peer has taken no turn yet" : "this peer's last step was " + step;
     }
-    return "this peer's last step was " + step + (to == null ? "" : ", acknowledged by " + Roster.quoted(to)
-        + " (it, or a peer after it, holds the model)");
+    if (h.isFinal()) {
+      return "this peer published the final model of step " + h.step();
+    }
+    return h.to() == null ? "this peer's last step " + h.step() + " is not acknowledged yet (it is still handing it on)"
+        : "this peer's last step was " + h.step() + ", acknowledged by " + Roster.quoted(h.to())
+            + " (it, or a peer after it, holds the model)";
   }
 
   /**
@@ -736,6 +743,7 @@ public final class RingPeer implements AutoCloseable {
     var s = ctx.settings();
     int round = outgoing.round();
     long step = outgoing.step();
+    handed = new Handed(step, null, false);
     for (int hop = 1; hop < order.size() + 1; hop++) {
       int next = (index + hop) % order.size();
       int nextRound = next <= index ? round + 1 : round;
@@ -747,7 +755,7 @@ public final class RingPeer implements AutoCloseable {
       ModelEnvelope env = envelope(ModelEnvelope.Kind.RING_MODEL, outgoing, nextRound, tail);
       try {
         if (deliver(nextId, EnvelopeCodec.encode(env), step)) {
-          lastHandedTo = nextId;
+          handed = new Handed(step, nextId, false);
           publishEntry(own);
           return;
         }
@@ -856,6 +864,7 @@ public final class RingPeer implements AutoCloseable {
     }
     ModelEnvelope env = envelope(ModelEnvelope.Kind.FINAL_MODEL, outgoing, outgoing.round(), tail);
     ctx.publishKeptReliably(topics.finalModel(), ctx.broadcastFrame(env));
+    handed = new Handed(step, null, true);
     CrashPoints.reached("ring.final-published", step);
   }
 

@@ -21,9 +21,12 @@ final class SettingsMismatch {
 
   /**
    * What differs, as a sentence for the device's stop, where {@code payload} (refused with {@code e})
-   * is a {@code kind} model of this federation signed by an admitted peer; else null.
+   * is a {@code kind} model of this federation signed by an admitted peer, of a round from {@code
+   * firstRound} to the run's last (an older one is stale); else null. The caller leaves out models the
+   * broker retained from before it subscribed, which may be an earlier run's.
    */
-  static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind) {
+  static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind,
+      int firstRound) {
     switch (e.reason()) {
       case WRONG_ENCODER, WRONG_FEATURES, WRONG_BASIS_SEED, WRONG_DIMENSION -> { }
       default -> {
@@ -39,13 +42,15 @@ final class SettingsMismatch {
     } catch (EnvelopeException other) {
       return null;
     }
-    if (env.kind() != kind || ctx.broadcastProblem(env) != null) {
+    if (env.kind() != kind || env.round() < firstRound || env.round() > ctx.settings().rounds()
+        || ctx.broadcastProblem(env) != null) {
       return null;
     }
     var mine = ctx.settings().encoder();
     List<String> differ = new ArrayList<>();
     if (!env.encoder().equals(mine.kind().id())) {
-      differ.add("encoder " + env.encoder() + " (this device: " + mine.kind().id() + ")");
+      differ.add("encoder " + io.hdfl.codec.EnvelopeException.quoted(env.encoder()) + " (this device: "
+          + mine.kind().id() + ")");
     }
     if (env.features() != mine.features()) {
       differ.add("features " + env.features() + " (this device: " + mine.features() + ")");

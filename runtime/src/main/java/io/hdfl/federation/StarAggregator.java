@@ -211,30 +211,46 @@ public final class StarAggregator implements AutoCloseable {
   }
 
   /**
-   * Completes exceptionally if this aggregator stopped because it could not commit an aggregation or
-   * append to its ledger; it then takes no more updates.
-   */
-  /**
-   * Where the run stands, for a device's run-timeout message: the round, whose updates it holds, and
-   * the quorum; null if the worker does not answer within a second.
+   * Where the run stands, for a device's run-timeout message: the round, whose updates it holds (the
+   * first 20), and the quorum, or that every round is aggregated; null if the worker does not answer
+   * within a second.
    */
   public String progress() {
+    java.util.concurrent.Future<String> f;
     try {
-      return worker.submit(() -> {
-        int quorum = ctx.settings().quorum() == 0 ? clients : Math.min(clients, ctx.settings().quorum());
-        return "round " + Math.min(round, ctx.settings().rounds()) + " of " + ctx.settings().rounds() + " had updates from "
-            + updates.size() + " of " + clients + " client(s)" + (updates.isEmpty() ? ""
-                : " (" + String.join(", ", updates.keySet()) + ")") + ", quorum " + quorum;
-      }).get(1, TimeUnit.SECONDS);
+      f = worker.submit(() -> {
+        int rounds = ctx.settings().rounds();
+        if (round > rounds) {
+          return "all " + rounds + " rounds are aggregated and the final model was published";
+        }
+        List<String> from = new java.util.ArrayList<>(updates.keySet());
+        return "round " + round + " of " + rounds + " had updates from " + updates.size() + " of " + clients
+            + " client(s)" + (from.isEmpty() ? "" : " " + (from.size() <= 20 ? from : from.subList(0, 20) + " and "
+                + (from.size() - 20) + " more")) + ", quorum " + quorum();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      return null;
+    }
+    try {
+      return f.get(1, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
-        | java.util.concurrent.RejectedExecutionException e) {
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      f.cancel(false);
       return null;
     }
   }
 
+  /** Updates needed to close a round at its deadline: the configured quorum, at most K (0: all K). */
+  private int quorum() {
+    return ctx.settings().quorum() == 0 ? clients : Math.min(clients, ctx.settings().quorum());
+  }
+
+  /**
+   * Completes exceptionally if this aggregator stopped because it could not commit an aggregation or
+   * append to its ledger; it then takes no more updates.
+   */
   public java.util.concurrent.CompletableFuture<Void> failure() {
     return failure;
   }
@@ -352,7 +368,7 @@ public final class StarAggregator implements AutoCloseable {
     if (updates.size() == 1) {
       CrashPoints.reached("aggregator.collected", round);
     }
-    int quorum = ctx.settings().quorum() == 0 ? clients : Math.min(clients, ctx.settings().quorum());
+    int quorum = quorum();
     if (updates.size() == clients) {
       aggregate();
     } else if (updates.size() == quorum && deadline == null) {

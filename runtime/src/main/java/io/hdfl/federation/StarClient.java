@@ -207,19 +207,23 @@ public final class StarClient implements AutoCloseable {
       if (!closed && intake.admit(payload.length)) {
         worker.execute(() -> {
           intake.release(payload.length);
-          onGlobal(payload);
+          onGlobal(payload, retained);
         });
       }
     }));
   }
 
-  private void onGlobal(byte[] payload) {
+  /** @param retained whether the broker delivered it as retained (from before this subscription) */
+  private void onGlobal(byte[] payload, boolean retained) {
     ModelEnvelope env;
     try {
       env = EnvelopeCodec.decode(payload, ctx.expectations());
     } catch (EnvelopeException e) {
-      String apart = SettingsMismatch.ofSigned(ctx, payload, e, ModelEnvelope.Kind.GLOBAL_MODEL);
-      if (apart != null) { // configured apart from the aggregator: no round of this run can be answered
+      // configured apart from the aggregator: no round of this run can be answered (not told by a retained
+      // model, which may be an earlier run's aggregator's: the aggregator announces its round every 2 s)
+      String apart = retained ? null
+          : SettingsMismatch.ofSigned(ctx, payload, e, ModelEnvelope.Kind.GLOBAL_MODEL, Math.max(1, lastRound));
+      if (apart != null) {
         failure.completeExceptionally(new IllegalArgumentException(apart));
         return;
       }

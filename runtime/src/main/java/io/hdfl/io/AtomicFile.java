@@ -225,14 +225,10 @@ public final class AtomicFile {
     if (e.getClass() != IOException.class) {
       return e;
     }
-    String why = String.valueOf(e.getMessage());
+    String why = e.getMessage() == null ? "an I/O error" : e.getMessage();
     boolean full = why.contains("No space left on device") || why.contains("Disk quota exceeded");
-    IOException named = new IOException("cannot write " + file + ": " + why + (full ? " (its file system is full: "
-        + "free space there; a device started again goes on from its last commit)" : ""), e);
-    for (Throwable s : e.getSuppressed()) {
-      named.addSuppressed(s);
-    }
-    return named;
+    return new IOException("cannot write " + file + ": " + why + (full ? " (its file system is full: free space "
+        + "there; what was written before is intact)" : ""), e);
   }
 
   /**

@@ -117,9 +117,9 @@ class CrashRecoveryTest {
   }
 
   /**
-   * A ring device whose successor took the model and then went down for good (here halted after its
-   * turn) says at its run timeout where the model went: its last step, who acknowledged it, and who is
-   * online. Before, it asked only whether every peer was running.
+   * A ring device whose successor took the model and then went down for good (here halted once its
+   * acknowledgement was at the broker) says at its run timeout where the model went: its last step,
+   * who acknowledged it, and who is online. Before, it asked only whether every peer was running.
    */
   @Test
   void aRingDeviceAtItsRunTimeoutSaysWhoTookTheModel() throws Exception {
@@ -130,18 +130,21 @@ class CrashRecoveryTest {
       }
       f.enrol();
       Path cfg = f.dir().resolve("p1.properties");
-      Files.writeString(cfg, Files.readString(cfg).replace("run.timeout.seconds = 150", "run.timeout.seconds = 20"));
+      String config = Files.readString(cfg);
+      assertTrue(config.contains("run.timeout.seconds = 150"), config);
+      Files.writeString(cfg, config.replace("run.timeout.seconds = 150", "run.timeout.seconds = 40"));
       Path log1 = f.dir().resolve("p1.log");
       Path log2 = f.dir().resolve("p2.log");
-      Process p2 = f.start("p2", "ring.trained:2", log2);
+      Process p2 = f.start("p2", "ring.acked:2", log2); // its ack of step 1 is at the broker
       Process p1 = f.start("p1", null, log1);
       try {
-        assertTrue(p2.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "p2 halted at its crash point");
-        assertTrue(p1.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "p1 stopped at its run timeout");
+        assertTrue(p2.waitFor(90, java.util.concurrent.TimeUnit.SECONDS), "p2 halted at its crash point");
+        assertTrue(p1.waitFor(90, java.util.concurrent.TimeUnit.SECONDS), "p1 stopped at its run timeout");
         assertEquals(1, p1.exitValue(), Files.readString(log1));
-        assertTrue(Files.readString(log1).contains("no final model within 20 s ('run.timeout.seconds'): this peer's last "
-            + "step was 1, acknowledged by 'p2' (it, or a peer after it, holds the model); peers online now: [p1]; "
-            + "is every peer running and reaching "), Files.readString(log1));
+        // p2's last will has reached p1 by then, unless the broker was slow to publish it
+        assertTrue(Files.readString(log1).contains("no final model within 40 s ('run.timeout.seconds'): this peer's last "
+            + "step was 1, acknowledged by 'p2' (it, or a peer after it, holds the model); peers online now: [p1"),
+            Files.readString(log1));
       } finally {
         p1.destroyForcibly();
         p2.destroyForcibly();

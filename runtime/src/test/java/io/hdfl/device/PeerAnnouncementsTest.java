@@ -59,15 +59,26 @@ class PeerAnnouncementsTest {
     Transport first = broker.connect("press-01");
     PeerAnnouncements peers = PeerAnnouncements.follow(first, topics);
     first.publish(topics.peer("press-01"), ONLINE, 1, true);
+    awaitOnline(peers, Set.of("press-01", "press-1", "gateway"));
     FederationException e = assertThrows(FederationException.class,
         () -> peers.awaitAll(Set.of("press-01", "press-02", "press-03"), Duration.ofMillis(300)));
     assertEquals("peers [press-02, press-03] did not come online within 0 s ('start.timeout.seconds')", e.getMessage(),
         "'press-1' is nearest 'press-01', which is online: no typo of a missing one");
     broker.connect("press-2").publish(topics.peer("press-2"), ONLINE, 1, true);
+    awaitOnline(peers, Set.of("press-01", "press-1", "gateway", "press-2"));
     FederationException typo = assertThrows(FederationException.class,
         () -> peers.awaitAll(Set.of("press-01", "press-02", "press-03"), Duration.ofMillis(300)));
     assertEquals("peers [press-02, press-03] did not come online within 0 s ('start.timeout.seconds'); 'press-2' is "
         + "online, not 'press-02': does the order or that device's 'peer.id' have a typo?", typo.getMessage());
+  }
+
+  /** Waits until {@code peers} has seen every one of {@code ids} online (the loopback delivers on threads of its own). */
+  private static void awaitOnline(PeerAnnouncements peers, Set<String> ids) throws InterruptedException {
+    long until = System.nanoTime() + 10_000_000_000L;
+    while (!peers.onlineNow().containsAll(ids) && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
+    assertEquals(new java.util.TreeSet<>(ids), peers.onlineNow());
   }
 
   @Test

@@ -42,6 +42,42 @@ class PeerContextTest {
     assertNull(plain.ledgerSignatureProblem(line(s, stranger), "client-001"), "no roster: left to ledger verify");
   }
 
+  /**
+   * A reliable publish stops when its thread is interrupted (a peer shut down), also while the
+   * transport stays connected and each attempt fails: before, an interrupted publish failed at once
+   * and was tried again for ever.
+   */
+  @Test
+  void aReliablePublishEndsWhenItsThreadIsInterrupted() throws Exception {
+    FederationSettings s = FederationFixture.ring(io.hdfl.privacy.schedule.ScheduleMode.PRIVATEDFL, 1).build();
+    java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+    Transport failing = new ForwardingTransport(new LoopbackBroker().connect("peer-0")) {
+      @Override
+      public void publish(String topic, byte[] payload, int qos, boolean retained)
+          throws io.hdfl.transport.TransportException {
+        attempts.incrementAndGet();
+        throw new io.hdfl.transport.TransportException("publish to " + topic + " not confirmed");
+      }
+    };
+    PeerContext ctx = new PeerContext("peer-0", s, failing, null, null, FederationFixture.K, r -> { },
+        new FrameChannel(failing, 0));
+    java.util.concurrent.CompletableFuture<Throwable> ended = new java.util.concurrent.CompletableFuture<>();
+    Thread publisher = new Thread(() -> {
+      Thread.currentThread().interrupt(); // as SerialWorker.stop() does to a peer's worker
+      try {
+        ctx.publishReliably("hdfl/f/ledger/peer-0", new byte[] {1}, false, false);
+        ended.complete(null);
+      } catch (Throwable e) {
+        ended.complete(e);
+      }
+    });
+    publisher.setDaemon(true);
+    publisher.start();
+    Throwable e = ended.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(e instanceof InterruptedException, String.valueOf(e));
+    assertTrue(attempts.get() <= 1, attempts.get() + " attempts");
+  }
+
   /** A round-1 update of client-001 signed with {@code keys}. */
   private static String line(FederationSettings s, PeerKeys keys) {
     return PrivacyLedger.inMemory(s.ledgerSettings()).sign(keys, NoiseRecord.update("client-001", 1, 1, 10, 10, 1.0, 0,

@@ -67,8 +67,8 @@ class RejectionLogTest {
     log.refused(wrong);
     log.refused(wrong);
     log.refused("client c1: rejected a global model: BAD_CHECKSUM: corrupted");
-    assertEquals(List.of("the refusal before came 2 more time(s) after it was logged",
-        "client c1: rejected a global model: BAD_CHECKSUM: corrupted"), lines);
+    assertEquals(List.of("client c1: rejected a global model: BAD_CHECKSUM: corrupted (the refusal logged before this "
+        + "one came 2 more time(s) after it)"), lines);
     lines.clear();
     log.refused(wrong);
     assertEquals(List.of(wrong), lines, "the last line written was another: written at once");

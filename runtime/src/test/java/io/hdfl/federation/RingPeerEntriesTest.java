@@ -42,7 +42,26 @@ class RingPeerEntriesTest {
         lastLap.add(reported.get(id).get(ROUNDS - 1));
       }
       assertEquals(lastLap, fin.ledgerLines());
+      // where each peer's last model went, as a device's run-timeout message says it: the last peer
+      // published the final model (step 6); each other peer's last step was acknowledged by its successor
+      assertEquals("this peer published the final model of step 6", awaitProgress(ring.peers.get(2), "published"));
+      assertEquals("this peer's last step was 4, acknowledged by 'peer-1' (it, or a peer after it, holds the model)",
+          awaitProgress(ring.peers.get(0), "step was 4"));
+      assertEquals("this peer's last step was 5, acknowledged by 'peer-2' (it, or a peer after it, holds the model)",
+          awaitProgress(ring.peers.get(1), "step was 5"));
     }
+    RingPeer idle = new RingPeer(FederationFixture.context("peer-0", s, new io.hdfl.transport.LoopbackBroker()), RING,
+        shards.get(0));
+    assertEquals("this peer has taken no turn yet", idle.progress());
+  }
+
+  /** {@code peer}'s progress once it holds {@code text} (its last report may come a moment after the final model). */
+  private static String awaitProgress(RingPeer peer, String text) throws InterruptedException {
+    long until = System.nanoTime() + 10_000_000_000L;
+    while (!peer.progress().contains(text) && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
+    return peer.progress();
   }
 
   /**
