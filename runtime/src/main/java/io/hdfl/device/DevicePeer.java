@@ -377,8 +377,8 @@ public final class DevicePeer {
         ModelFile.write(new HdModel(s.encoder(), s.similarity(), model, names), modelFile);
         checkpoints.finish(env.round(), finalFrame.sha256());
         keys.publish(cfg.stateDir().resolve("keys"));
-        announceOffline(transport, topics, cfg);
         offline = true;
+        announceOfflineOrSay(transport, topics, cfg, log); // the run is done: a broker slow to confirm does not undo it
         return new Outcome(modelFile, ledgerFile,
             releaseLog == null || !Files.exists(releaseLog.file()) ? null : releaseLog.file(), env.round());
       } catch (io.hdfl.transport.TransportException e) {
@@ -389,11 +389,7 @@ public final class DevicePeer {
         if (!offline) {
           // a device that stops on an error closes its connection cleanly, so the broker drops its last
           // will: without this its retained word stayed "online", and a ring's first peer would count it
-          try {
-            announceOffline(transport, topics, cfg);
-          } catch (io.hdfl.transport.TransportException | RuntimeException e) {
-            log.accept("could not announce itself offline: " + e.getMessage());
-          }
+          announceOfflineOrSay(transport, topics, cfg, log);
         }
         for (int i = running.size() - 1; i >= 0; i--) {
           running.get(i).close();
@@ -732,6 +728,15 @@ public final class DevicePeer {
   /** The device profile of {@code energy.profile}, else this machine's default. */
   private static io.hdfl.sensors.energy.DeviceProfile profile(PeerConfig cfg) {
     return DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile() : DeviceProfiles.defaultName());
+  }
+
+  /** {@link #announceOffline}, saying so where it could not be confirmed. */
+  private static void announceOfflineOrSay(Transport transport, Topics topics, PeerConfig cfg, Consumer<String> log) {
+    try {
+      announceOffline(transport, topics, cfg);
+    } catch (io.hdfl.transport.TransportException | RuntimeException e) {
+      log.accept("could not announce itself offline: " + e.getMessage());
+    }
   }
 
   /** Publishes this peer's retained "offline" (what its last will says when its connection drops). */
