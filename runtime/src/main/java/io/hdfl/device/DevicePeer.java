@@ -297,7 +297,7 @@ public final class DevicePeer {
           case "star-client": {
             StarClient client = (live != null ? new StarClient(ctx, live.stream()) : encoding != null
                 ? StarClient.preparing(ctx, encoding) : new StarClient(ctx, data))
-                .checkpointing(checkpoints.clientCommits())
+                .expectingClasses(cfg.classes()).checkpointing(checkpoints.clientCommits())
                 .recordingReleases(releaseLog = ReleaseLog.open(cfg.stateDir().resolve(ReleaseLog.FILE_NAME)));
             running.add(client);
             if (resuming) {

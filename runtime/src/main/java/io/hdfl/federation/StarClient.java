@@ -44,6 +44,8 @@ public final class StarClient implements AutoCloseable {
   private final Topics topics;
   private final SerialWorker worker;
   private volatile int lastRound;
+  /** The class count this client's data have ({@link #expectingClasses}), or -1 where not told. */
+  private int expectedClasses = -1;
   /** The last round whose samples the data source failed to give (logged once per round). */
   private int failedRound;
   /** Whether the data source has ended for good (logged once). */
@@ -121,6 +123,20 @@ public final class StarClient implements AutoCloseable {
     this.topics = ctx.topics();
     this.worker = new SerialWorker("hdfl-client-" + ctx.id());
     this.intake = new io.hdfl.concurrent.IntakeLimit("client " + ctx.id(), io.hdfl.concurrent.IntakeLimit.quarterOfHeap());
+  }
+
+  /**
+   * The class count of this client's data (call before {@link #start}): a global model of another count
+   * is refused before any new sample is taken for it (before, each announcement of its round took and
+   * lost a round's samples), and, signed under the roster and announced live, stops the client as
+   * configured apart ({@link SettingsMismatch}). Returns this client.
+   */
+  public StarClient expectingClasses(int classes) {
+    if (classes < 1) {
+      throw new IllegalArgumentException("classes must be >= 1, got " + classes);
+    }
+    this.expectedClasses = classes;
+    return this;
   }
 
   /** Commits every update before publishing it (call before {@link #start}). Returns this client. */
@@ -238,6 +254,17 @@ public final class StarClient implements AutoCloseable {
     }
     if (env.round() == lastRound) {
       resendUpdate();
+      return;
+    }
+    if (expectedClasses > 0 && env.classes() != expectedClasses) {
+      String apart = "the global model of round " + env.round() + " from " + Roster.quoted(env.sender()) + " has "
+          + env.classes() + " classes, this device's 'classes' " + expectedClasses;
+      if (!retained && ctx.encrypted() && env.round() <= ctx.settings().rounds()) { // signed: checked above
+        failure.completeExceptionally(new IllegalArgumentException(apart + ". Every peer of a federation must have "
+            + "the same classes"));
+      } else {
+        ctx.refused("client " + ctx.id() + ": rejected a global model: " + apart);
+      }
       return;
     }
     if (env.round() > ctx.settings().rounds()) {

@@ -878,6 +878,19 @@ class PeerCommandTest {
       assertEquals("1", c[0], c[1] + c[2]);
       assertTrue(c[2].contains("This device refused ") && c[2].contains("WRONG_FEATURES: features 11, expected 10"), c[2]);
     }
+    // another class count: stopped the same way, and before any of the client's samples is taken for it (each
+    // announcement of the round took and lost a round's samples)
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      Path agg = config("agg-4", "aggregator", broker.uri(), "star.clients = 1\nfeatures = 10");
+      Path client = config("cell-4", "star-client", broker.uri(), "per-round = 15");
+      edit(agg, "classes = 3", "classes = 4");
+      edit(agg, "run.timeout.seconds = 60", "run.timeout.seconds = 15");
+      enrol(List.of(agg, client));
+      String[] c = runAll(List.of(agg, client)).get(1);
+      assertEquals("2", c[0], c[1] + c[2]);
+      assertTrue(c[2].contains("stopped: the global model of round 1 from 'agg-4' has 4 classes, this device's 'classes' "
+          + "3. Every peer of a federation must have the same classes"), c[2]);
+    }
   }
 
   /**
