@@ -350,7 +350,7 @@ public final class DevicePeer {
               : ringOf.get() != null ? ringOf.get().progress() : null;
           throw new io.hdfl.federation.FederationException("no final model within " + cfg.runTimeout().toSeconds()
               + " s ('run.timeout.seconds')" + (progress == null ? "" : ": " + progress) + "; peers online now: "
-              + PeerAnnouncements.listed(peers.onlineNow()) + lostConnectionHint(transport, cfg, instance)
+              + io.hdfl.federation.PeerList.of(peers.onlineNow()) + lostConnectionHint(transport, cfg, instance)
               + "; is every peer running and reaching " + cfg.broker() + "?"
               + (refused == null ? "" : " This device refused " + refused + ": do the peers' settings differ (classes, "
               + "features, dim, basis.seed, encoder, federation)?"));

@@ -123,13 +123,6 @@ final class PeerAnnouncements {
     return b.length() == 0 ? "" : b.append(": does the order or that device's 'peer.id' have a typo?").toString();
   }
 
-  /** {@code ids} as {@code [a, b, …]}, the first 20 of them and how many more: a federation may have hundreds. */
-  static String listed(java.util.Collection<String> ids) {
-    java.util.List<String> sorted = new java.util.ArrayList<>(new TreeSet<>(ids));
-    return sorted.size() <= 20 ? sorted.toString()
-        : sorted.subList(0, 20).toString().replace("]", ", and " + (sorted.size() - 20) + " more]");
-  }
-
   /** The peers whose last announcement the broker delivered says online, sorted. */
   Set<String> onlineNow() {
     return new TreeSet<>(online);

@@ -223,10 +223,8 @@ public final class StarAggregator implements AutoCloseable {
         if (round > rounds) {
           return "all " + rounds + " rounds are aggregated and the final model was published";
         }
-        List<String> from = new java.util.ArrayList<>(updates.keySet());
         return "round " + round + " of " + rounds + " had updates from " + updates.size() + " of " + clients
-            + " client(s)" + (from.isEmpty() ? "" : " " + (from.size() <= 20 ? from : from.subList(0, 20) + " and "
-                + (from.size() - 20) + " more")) + ", quorum " + quorum();
+            + " client(s)" + (updates.isEmpty() ? "" : " " + PeerList.of(updates.keySet())) + ", quorum " + quorum();
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       return null;
