@@ -219,16 +219,32 @@ public final class AtomicFile {
   /**
    * {@code e} with the file it concerns named, where its message does not: a write refused for a full
    * disk says only "No space left on device", which left an operator to guess which file system. A
-   * full one also says what to do. Subclasses (a {@code FileSystemException} names its file) are kept.
+   * full one also says what to do, also where a {@code FileSystemException} (which names its file: the
+   * temporary file beside it, when the file system had no room to create that) says it. Other
+   * subclasses are kept as they are.
    */
   static IOException naming(Path file, IOException e) {
+    if (e.getClass() == java.nio.file.FileSystemException.class) {
+      var fs = (java.nio.file.FileSystemException) e;
+      if (!full(fs.getReason())) {
+        return e;
+      }
+      var told = new java.nio.file.FileSystemException(fs.getFile(), fs.getOtherFile(), fs.getReason() + FULL);
+      told.initCause(e);
+      return told;
+    }
     if (e.getClass() != IOException.class) {
       return e;
     }
     String why = e.getMessage() == null ? "an I/O error" : e.getMessage();
-    boolean full = why.contains("No space left on device") || why.contains("Disk quota exceeded");
-    return new IOException("cannot write " + file + ": " + why + (full ? " (its file system is full: free space "
-        + "there; what was written before is intact)" : ""), e);
+    return new IOException("cannot write " + file + ": " + why + (full(why) ? FULL : ""), e);
+  }
+
+  /** What {@link #naming} adds to the message of a write refused for a full file system. */
+  private static final String FULL = " (its file system is full: free space there; what was written before is intact)";
+
+  private static boolean full(String why) {
+    return why != null && (why.contains("No space left on device") || why.contains("Disk quota exceeded"));
   }
 
   /**

@@ -122,6 +122,15 @@ class AtomicFileTest {
       throw new java.nio.file.AccessDeniedException("/dev/sda1", null, "mounted read-only");
     }));
     assertTrue(other instanceof java.nio.file.AccessDeniedException, "a FileSystemException names its file: kept");
+    // a file system with no room left to create the temporary file says so naming that file: told what to do too
+    IOException noRoom = assertThrows(IOException.class, () -> AtomicFile.write(ckpt, out -> {
+      throw new java.nio.file.FileSystemException(ckpt.getParent() + "/.ring.ckpt.1f.tmp", null,
+          "No space left on device");
+    }));
+    assertEquals(java.nio.file.FileSystemException.class, noRoom.getClass());
+    assertEquals(ckpt.getParent() + "/.ring.ckpt.1f.tmp: No space left on device (its file system is full: free space "
+        + "there; what was written before is intact)", noRoom.getMessage());
+    assertEquals("old", Files.readString(ckpt));
   }
 
   @Test
