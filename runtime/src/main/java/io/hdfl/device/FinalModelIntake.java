@@ -5,6 +5,7 @@ import io.hdfl.codec.EnvelopeException;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.federation.PeerContext;
 import io.hdfl.federation.RingPeer;
+import io.hdfl.federation.SettingsMismatch;
 import io.hdfl.io.Sha256;
 import io.hdfl.transport.MessageHandler;
 import java.nio.file.Path;
@@ -104,6 +105,22 @@ final class FinalModelIntake implements MessageHandler {
       problem = problem(env);
     } catch (EnvelopeException e) {
       problem = e.getMessage();
+      // this run's final model, signed, published while this device listened, under other settings: the run
+      // is over for the others, and this device was configured apart from them (or they from it)
+      String apart = before || retained ? null
+          : SettingsMismatch.ofSigned(ctx, payload, e, ModelEnvelope.Kind.FINAL_MODEL, 1);
+      if (apart != null) {
+        taken.completeExceptionally(new IllegalArgumentException(apart));
+        return;
+      }
+    }
+    if (problem == null && env.classes() != classes) {
+      if (!before && !retained && ctx.encrypted() && env.round() <= ctx.settings().rounds()) { // signed: checked
+        taken.completeExceptionally(new IllegalArgumentException(SettingsMismatch.stopForClasses(env, classes)));
+        return;
+      }
+      problem = "it has " + env.classes() + " classes, this device's 'classes' " + classes
+          + " (do the peers' 'classes' differ?)";
     }
     if (problem != null) {
       if (!before) {
@@ -135,7 +152,7 @@ final class FinalModelIntake implements MessageHandler {
     taken.complete(new FinalFrame(env, digest));
   }
 
-  /** Why {@code env} is no final model of this run's settings, or null. */
+  /** Why {@code env} is no final model of this run (its kind, its signature), or null. */
   private String problem(ModelEnvelope env) {
     if (env.kind() != ModelEnvelope.Kind.FINAL_MODEL) {
       return "it is a " + env.kind() + " envelope";
@@ -143,10 +160,6 @@ final class FinalModelIntake implements MessageHandler {
     String unsigned = ctx.broadcastProblem(env);
     if (unsigned != null) {
       return unsigned;
-    }
-    if (env.classes() != classes) {
-      return "it has " + env.classes() + " classes, this device's 'classes' " + classes
-          + " (do the peers' 'classes' differ?)";
     }
     return null;
   }

@@ -12,11 +12,14 @@ import java.util.List;
  * Whether a model a peer refused for its settings (encoder, features, basis seed, D) is one an
  * admitted peer signed: then the federation's peers are configured apart, and waiting cannot help.
  * A star client whose windows have 40 features under an aggregator configured for 900 refused every
- * global model, logged each and waited until its run timeout (an hour by default). Only a broadcast
- * signed under the roster counts (hops encrypted): without signatures anyone could send such a model,
- * and it is refused as before.
+ * global model, logged each and waited until its run timeout (an hour by default); a ring device
+ * configured apart from the rest refused their final model likewise. Only a broadcast (a global or a
+ * final model) signed under the roster counts (hops encrypted): without signatures anyone could send
+ * such a model, and it is refused as before. A ring model refused on a device's inbox does not count:
+ * there the sender may be the device configured apart, and its successors, stopping one after the
+ * other, would end the run; it is the final model, which every device receives, that tells.
  */
-final class SettingsMismatch {
+public final class SettingsMismatch {
   private SettingsMismatch() {}
 
   /**
@@ -25,7 +28,7 @@ final class SettingsMismatch {
    * firstRound} to the run's last (an older one is stale); else null. The caller leaves out models the
    * broker retained from before it subscribed, which may be an earlier run's.
    */
-  static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind,
+  public static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind,
       int firstRound) {
     switch (e.reason()) {
       case WRONG_ENCODER, WRONG_FEATURES, WRONG_BASIS_SEED, WRONG_DIMENSION -> { }
@@ -64,9 +67,30 @@ final class SettingsMismatch {
     if (differ.isEmpty()) {
       return null; // refused for something else after all
     }
-    return "the " + kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " of round " + env.round()
-        + " from " + Roster.quoted(env.sender()) + ", signed by an admitted peer, has other settings than this "
+    return described(env) + ", signed by an admitted peer, has other settings than this "
         + "device's: " + String.join(", ", differ) + ". Every peer of a federation must have the same encoder, "
         + "features (for live data: channels x window.size), basis.seed and dim";
+  }
+
+  /**
+   * Why a model {@code env} of another class count than this device's {@code classes} is refused: "the
+   * global model of round 1 from 'agg' has 4 classes, this device's 'classes' 3".
+   */
+  public static String ofClasses(ModelEnvelope env, int classes) {
+    return described(env) + " has " + env.classes() + " classes, this device's 'classes' " + classes;
+  }
+
+  /**
+   * The sentence for a device's stop when {@code env}, signed by an admitted peer (checked by the caller)
+   * and announced live, has another class count than this device's {@code classes}.
+   */
+  public static String stopForClasses(ModelEnvelope env, int classes) {
+    return ofClasses(env, classes) + ". Every peer of a federation must have the same classes";
+  }
+
+  /** "the final model of round 3 from 'press-02'". */
+  private static String described(ModelEnvelope env) {
+    return "the " + env.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " of round " + env.round()
+        + " from " + Roster.quoted(env.sender());
   }
 }

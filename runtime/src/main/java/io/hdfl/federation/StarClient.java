@@ -257,13 +257,12 @@ public final class StarClient implements AutoCloseable {
       return;
     }
     if (expectedClasses > 0 && env.classes() != expectedClasses) {
-      String apart = "the global model of round " + env.round() + " from " + Roster.quoted(env.sender()) + " has "
-          + env.classes() + " classes, this device's 'classes' " + expectedClasses;
       if (!retained && ctx.encrypted() && env.round() <= ctx.settings().rounds()) { // signed: checked above
-        failure.completeExceptionally(new IllegalArgumentException(apart + ". Every peer of a federation must have "
-            + "the same classes"));
+        failure.completeExceptionally(new IllegalArgumentException(SettingsMismatch.stopForClasses(env,
+            expectedClasses)));
       } else {
-        ctx.refused("client " + ctx.id() + ": rejected a global model: " + apart);
+        ctx.refused("client " + ctx.id() + ": rejected a global model: " + SettingsMismatch.ofClasses(env,
+            expectedClasses));
       }
       return;
     }

@@ -894,6 +894,55 @@ class PeerCommandTest {
   }
 
   /**
+   * A ring device configured apart from the others (another dim, another class count) stops with exit 2
+   * when their final model, signed under the roster, comes: its predecessor skipped it every round and
+   * the run ended without it, while it refused that final model and waited for its run timeout (an hour
+   * by default). Without encryption nothing authenticates the final model: it is refused as before.
+   */
+  @Test
+  void aRingDeviceConfiguredApartStopsAtTheFinalModelSayingWhatDiffers() throws Exception {
+    String order = "ring.order = press-01, press-02, press-03\nack.timeout.seconds = 1";
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      List<Path> configs = List.of(config("press-01", "ring", broker.uri(), order),
+          config("press-02", "ring", broker.uri(), order), config("press-03", "ring", broker.uri(), order));
+      edit(configs.get(2), "dim = 400", "dim = 800");
+      enrol(configs);
+      List<String[]> results = runAll(configs);
+      for (int i = 0; i < 2; i++) {
+        assertEquals("0", results.get(i)[0], results.get(i)[1] + results.get(i)[2]);
+      }
+      String[] odd = results.get(2);
+      assertEquals("2", odd[0], odd[1] + odd[2]);
+      assertTrue(odd[2].contains("stopped: the final model of round 3 from 'press-02', signed by an admitted peer, has "
+          + "other settings than this device's: dim 400 (this device: 800). Every peer of a federation must have the "
+          + "same encoder"), odd[2]);
+    }
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      List<Path> configs = List.of(config("press-11", "ring", broker.uri(), order.replace("-0", "-1")),
+          config("press-12", "ring", broker.uri(), order.replace("-0", "-1")),
+          config("press-13", "ring", broker.uri(), order.replace("-0", "-1")));
+      edit(configs.get(2), "classes = 3", "classes = 4");
+      enrol(configs);
+      String[] odd = runAll(configs).get(2);
+      assertEquals("2", odd[0], odd[1] + odd[2]);
+      assertTrue(odd[2].contains("stopped: the final model of round 3 from 'press-12' has 3 classes, this device's "
+          + "'classes' 4. Every peer of a federation must have the same classes"), odd[2]);
+    }
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String plain = order.replace("-0", "-2") + "\nencryption = none";
+      List<Path> configs = List.of(config("press-21", "ring", broker.uri(), plain),
+          config("press-22", "ring", broker.uri(), plain), config("press-23", "ring", broker.uri(), plain));
+      edit(configs.get(2), "dim = 400", "dim = 800");
+      edit(configs.get(2), "run.timeout.seconds = 60", "run.timeout.seconds = 20");
+      String[] odd = runAll(configs).get(2);
+      assertEquals("1", odd[0], odd[1] + odd[2]);
+      // the final model came, and was refused as the last frame, not taken as a reason to stop
+      assertTrue(odd[2].contains("no final model within 20 s") && odd[2].contains("(the last: press-23: rejected a final "
+          + "model: WRONG_DIMENSION"), odd[2]);
+    }
+  }
+
+  /**
    * A device whose connection was lost while it waited (here cut once by a proxy; two devices with one
    * peer.id take it from each other the same way) names that with what may be behind it when it stops:
    * before, it said only that its peers did not come online, which read as their problem.
