@@ -11,15 +11,26 @@ final class DataLoading {
       description = "CSV: the label column, by header name or 0-based index (default: 'label', else the last column).")
   String labelColumn;
 
+  @Option(
+      names = "--ignore-columns",
+      paramLabel = "NAME|INDEX",
+      split = ",",
+      description = "CSV: columns that hold no feature and are not read (a time stamp, a machine id), by header name "
+          + "or 0-based index, comma-separated.")
+  java.util.List<String> ignoredColumns;
+
+  /** Whether any of these options was given. */
+  boolean given() {
+    return labelColumn != null || ignoredColumns != null;
+  }
+
   LoadOptions options() {
     LoadOptions.Builder b = LoadOptions.builder();
+    if (ignoredColumns != null) {
+      b.ignoredColumns(ignoredColumns);
+    }
     if (labelColumn != null) {
-      String v = labelColumn.trim();
-      if (v.matches("\\d+")) {
-        b.labelColumn(Integer.parseInt(v));
-      } else {
-        b.labelColumn(v);
-      }
+      b.labelColumnNamedOrIndexed(labelColumn);
     }
     return b.build();
   }

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -41,6 +42,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--test", paramLabel = "FILE", description = "Test data (default: the shipped ISOLET split).")
   Path test;
+
+  @Mixin DataLoading loading;
 
   @Option(names = "--split", defaultValue = "iid", paramLabel = "iid|noniid",
       description = "How the training data is dealt to the peers (default: ${DEFAULT-VALUE}).")
@@ -170,9 +173,13 @@ final class SimulateCommand implements Callable<Integer> {
     if (source != null && (train != null || test != null)) {
       throw new IllegalArgumentException("--source replaces --train/--test; give one or the other");
     }
+    if (source != null && loading.given()) {
+      throw new IllegalArgumentException("--label-column and --ignore-columns choose the columns of a CSV --train "
+          + "file; --source reads none");
+    }
     RunPlan plan = new RunPlan(settings, trainFile, testFile, scheme, peers, transport, broker, noise, prof,
         threads == null ? Runtime.getRuntime().availableProcessors() : threads, Duration.ofSeconds(timeoutSeconds),
-        outDir, source, encodings, perRound != null);
+        outDir, source, encodings, perRound != null, loading.options());
     RunResult r = new FederatedRun(VectorKernelsProvider.get()).execute(plan, new RunProgress() {
       @Override
       public void stage(String what) {

@@ -3,7 +3,7 @@ package io.hdfl.data;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits one CSV line into its fields, with minimal double-quote support. */
+/** Splits one CSV line into its fields at a delimiter (a comma, a semicolon, a tab), with minimal double-quote support. */
 final class CsvFields {
   private CsvFields() {}
 
@@ -13,12 +13,12 @@ final class CsvFields {
    *
    * @throws DatasetFormatException naming the line if quotes are unbalanced or misplaced
    */
-  static List<String> split(String line, int lineNo, String source) {
+  static List<String> split(String line, char delimiter, int lineNo, String source) {
     List<String> out = new ArrayList<>();
     int n = line.length();
     int i = 0;
     while (true) {
-      while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+      while (i < n && blank(line.charAt(i), delimiter)) {
         i++;
       }
       if (i < n && line.charAt(i) == '"') {
@@ -45,10 +45,10 @@ final class CsvFields {
           sb.append(ch);
           i++;
         }
-        while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+        while (i < n && blank(line.charAt(i), delimiter)) {
           i++;
         }
-        if (i < n && line.charAt(i) != ',') {
+        if (i < n && line.charAt(i) != delimiter) {
           throw new DatasetFormatException(
               source,
               "line " + lineNo + " has text after a closing quote (column " + out.size() + ")");
@@ -56,7 +56,7 @@ final class CsvFields {
         out.add(sb.toString());
       } else {
         int start = i;
-        while (i < n && line.charAt(i) != ',') {
+        while (i < n && line.charAt(i) != delimiter) {
           if (line.charAt(i) == '"') {
             throw new DatasetFormatException(
                 source,
@@ -73,7 +73,12 @@ final class CsvFields {
       if (i >= n) {
         return out;
       }
-      i++; // the comma
+      i++; // the delimiter
     }
+  }
+
+  /** Whether {@code ch} is white space around a field (a tab is not where it delimits). */
+  private static boolean blank(char ch, char delimiter) {
+    return ch == ' ' || (ch == '\t' && delimiter != '\t');
   }
 }

@@ -24,10 +24,15 @@ import java.util.zip.GZIPOutputStream;
  * <ul>
  *   <li>The first non-blank line is a header row of column names; it is required, and a first
  *       line that is all numbers is rejected as a missing header. Blank lines are skipped.
+ *   <li>The delimiter is the header's: a comma if it has one outside quotes, else a semicolon if it
+ *       has one, else a tab if it has one (a spreadsheet saved as CSV under a locale whose decimal
+ *       mark is a comma writes semicolons). Where it is no comma, a number may have a decimal comma
+ *       ({@code 0,25}; not with a point as well, nor two commas).
  *   <li>The label column is chosen by {@link LoadOptions#labelColumnName()} or {@link
  *       LoadOptions#labelColumnIndex()}; by default it is the column named {@code label} (any
- *       case) if there is one, else the last column. Every other column is a numeric feature
- *       ({@link Float#parseFloat}); NaN and infinite values are rejected.
+ *       case) if there is one, else the last column. The columns of {@link
+ *       LoadOptions#ignoredColumns()} are not read (a time stamp, a machine id). Every other column
+ *       is a numeric feature ({@link Float#parseFloat}); NaN and infinite values are rejected.
  *   <li>Labels: with {@link LoadOptions#classNames()} each label must be one of those names and
  *       maps to its position (how a test set agrees with its training set). Otherwise, if every
  *       label is a non-negative integer it is the class index ({@code numClasses = max + 1},
@@ -82,8 +87,10 @@ public final class CsvFormat {
     if (line.startsWith("\uFEFF")) {
       line = line.substring(1);
     }
-    List<String> header = CsvFields.split(line, lines.lineNumber(), source);
-    if (header.stream().allMatch(CsvFormat::isNumber)) {
+    char delimiter = delimiterOf(line);
+    boolean decimalComma = delimiter != ',';
+    List<String> header = CsvFields.split(line, delimiter, lines.lineNumber(), source);
+    if (header.stream().allMatch(cell -> isNumber(cell, decimalComma))) {
       throw new DatasetFormatException(
           source,
           "line "
@@ -94,15 +101,25 @@ public final class CsvFormat {
     if (columns < 2) {
       throw new DatasetFormatException(
           source,
-          "header has " + columns + " column; need at least one feature column and a label column");
-    }
-    if (columns - 1 > Dataset.MAX_FEATURES) {
-      throw new DatasetFormatException(
-          source,
-          "header has " + (columns - 1) + " feature columns, more than " + Dataset.MAX_FEATURES);
+          "header has " + columns + " column; need at least one feature column and a label column (columns are "
+              + "separated by commas, semicolons or tabs)");
     }
     int labelCol = labelColumn(header, source, options);
-    int f = columns - 1;
+    boolean[] skipped = ignoredColumns(header, labelCol, source, options);
+    skipped[labelCol] = true;
+    int f = 0;
+    for (boolean skip : skipped) {
+      f += skip ? 0 : 1;
+    }
+    if (f == 0) {
+      throw new DatasetFormatException(source, "no feature column is left: every column but the label column "
+          + quote(header.get(labelCol)) + " is ignored");
+    }
+    if (f > Dataset.MAX_FEATURES) {
+      throw new DatasetFormatException(
+          source,
+          "header has " + f + " feature columns, more than " + Dataset.MAX_FEATURES);
+    }
 
     Map<String, Integer> classIndex = null;
     if (options.classNames().isPresent()) {
@@ -122,7 +139,7 @@ public final class CsvFormat {
     int sample = 0;
     while ((line = nextNonBlank(lines)) != null) {
       int lineNo = lines.lineNumber();
-      List<String> cells = CsvFields.split(line, lineNo, source);
+      List<String> cells = CsvFields.split(line, delimiter, lineNo, source);
       if (cells.size() != columns) {
         throw new DatasetFormatException(
             source,
@@ -136,10 +153,10 @@ public final class CsvFormat {
       }
       int j = 0;
       for (int col = 0; col < columns; col++) {
-        if (col == labelCol) {
+        if (skipped[col]) {
           continue;
         }
-        row[j] = number(cells.get(col), source, lineNo, sample, j, header.get(col));
+        row[j] = number(cells.get(col), decimalComma, source, lineNo, sample, j, header.get(col));
         j++;
       }
       String label = cells.get(labelCol);
@@ -257,33 +274,77 @@ public final class CsvFormat {
     }
     if (options.labelColumnName().isPresent()) {
       String name = options.labelColumnName().get();
-      int exact = header.indexOf(name);
-      if (exact >= 0) {
-        if (header.lastIndexOf(name) != exact) {
-          throw new DatasetFormatException(
-              source, "label column " + quote(name) + " appears more than once in the header");
-        }
-        return exact;
-      }
-      int found = findIgnoringCase(header, name, source);
+      int found = columnNamed(header, name, "label column", source);
       if (found < 0) {
         throw new DatasetFormatException(
             source, "no column named " + quote(name) + "; columns are " + preview(header));
       }
       return found;
     }
-    int found = findIgnoringCase(header, "label", source);
+    int found = findIgnoringCase(header, "label", "label column", source);
     return found >= 0 ? found : header.size() - 1;
   }
 
-  private static int findIgnoringCase(List<String> header, String name, String source) {
+  /**
+   * The columns of {@link LoadOptions#ignoredColumns()}, by name or index, marked.
+   *
+   * @throws DatasetFormatException for a column the header does not have, the label column, or one
+   *     column named twice
+   */
+  private static boolean[] ignoredColumns(List<String> header, int labelCol, String source, LoadOptions options) {
+    boolean[] skipped = new boolean[header.size()];
+    for (String given : options.ignoredColumns()) {
+      int col;
+      if (isDigits(given)) {
+        col = given.length() > 6 ? Integer.MAX_VALUE : Integer.parseInt(given);
+        if (col >= header.size()) {
+          throw new DatasetFormatException(source, "ignored column index " + given + " is out of range (the header has "
+              + header.size() + " columns, 0-based)");
+        }
+      } else {
+        col = columnNamed(header, given, "ignored column", source);
+        if (col < 0) {
+          throw new DatasetFormatException(
+              source, "no column named " + quote(given) + " to ignore; columns are " + preview(header));
+        }
+      }
+      if (col == labelCol) {
+        throw new DatasetFormatException(source, "column " + quote(header.get(col)) + " is the label column; it "
+            + "cannot be ignored as well");
+      }
+      if (skipped[col]) {
+        throw new DatasetFormatException(source, "column " + quote(header.get(col)) + " is ignored twice");
+      }
+      skipped[col] = true;
+    }
+    return skipped;
+  }
+
+  /**
+   * The column named {@code name}: its exact match (which must be unique), else its only
+   * case-insensitive match; -1 if there is none. {@code role} names it in errors.
+   */
+  private static int columnNamed(List<String> header, String name, String role, String source) {
+    int exact = header.indexOf(name);
+    if (exact >= 0) {
+      if (header.lastIndexOf(name) != exact) {
+        throw new DatasetFormatException(
+            source, role + " " + quote(name) + " appears more than once in the header");
+      }
+      return exact;
+    }
+    return findIgnoringCase(header, name, role, source);
+  }
+
+  private static int findIgnoringCase(List<String> header, String name, String role, String source) {
     int found = -1;
     for (int i = 0; i < header.size(); i++) {
       if (header.get(i).equalsIgnoreCase(name)) {
         if (found >= 0) {
           throw new DatasetFormatException(
               source,
-              "label column "
+              role
+                  + " "
                   + quote(name)
                   + " is ambiguous: columns "
                   + found
@@ -297,8 +358,31 @@ public final class CsvFormat {
     return found;
   }
 
+  /**
+   * The delimiter of a file whose header is {@code header}: a comma if it has one outside quotes,
+   * else a semicolon, else a tab, each if it has one; else a comma (a single column, refused).
+   */
+  static char delimiterOf(String header) {
+    boolean quoted = false;
+    boolean semicolon = false;
+    boolean tab = false;
+    for (int i = 0; i < header.length(); i++) {
+      char ch = header.charAt(i);
+      if (ch == '"') {
+        quoted = !quoted;
+      } else if (!quoted) {
+        if (ch == ',') {
+          return ',';
+        }
+        semicolon |= ch == ';';
+        tab |= ch == '\t';
+      }
+    }
+    return semicolon ? ';' : tab ? '\t' : ',';
+  }
+
   private static float number(
-      String cell, String source, int lineNo, int sample, int feature, String column) {
+      String cell, boolean decimalComma, String source, int lineNo, int sample, int feature, String column) {
     String where =
         "line "
             + lineNo
@@ -314,9 +398,12 @@ public final class CsvFormat {
     }
     float v;
     try {
-      v = Float.parseFloat(cell);
+      v = parse(cell, decimalComma);
     } catch (NumberFormatException e) {
-      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number");
+      // in the first row, most likely a column of another kind (a time stamp, a machine id)
+      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number" + (sample > 0 ? ""
+          : " (a column that holds no feature, a time stamp say, can be left out: --ignore-columns " + quote(column)
+              + ", or 'data.ignore-columns' in a device's config)"));
     }
     if (!Float.isFinite(v)) {
       throw new DatasetFormatException(
@@ -335,12 +422,21 @@ public final class CsvFormat {
     return null;
   }
 
-  private static boolean isNumber(String s) {
+  private static boolean isNumber(String s, boolean decimalComma) {
     try {
-      return Float.isFinite(Float.parseFloat(s));
+      return Float.isFinite(parse(s, decimalComma));
     } catch (NumberFormatException e) {
       return false;
     }
+  }
+
+  /** {@code cell} as a float, read with a decimal comma where {@code decimalComma} (one comma, no point). */
+  private static float parse(String cell, boolean decimalComma) {
+    int comma = cell.indexOf(',');
+    if (decimalComma && comma >= 0 && comma == cell.lastIndexOf(',') && cell.indexOf('.') < 0) {
+      return Float.parseFloat(cell.replace(',', '.'));
+    }
+    return Float.parseFloat(cell);
   }
 
   private static boolean isDigits(String s) {

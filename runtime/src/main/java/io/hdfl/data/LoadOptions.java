@@ -20,6 +20,7 @@ public final class LoadOptions {
   private final int labelColumnIndex;
   private final List<String> classNames;
   private final Path labelsFile;
+  private final List<String> ignoredColumns;
 
   private LoadOptions(Builder b) {
     this.format = b.format;
@@ -27,6 +28,7 @@ public final class LoadOptions {
     this.labelColumnIndex = b.labelColumnIndex;
     this.classNames = b.classNames;
     this.labelsFile = b.labelsFile;
+    this.ignoredColumns = b.ignoredColumns;
   }
 
   /** Format by file name, each format's defaults. */
@@ -46,6 +48,7 @@ public final class LoadOptions {
     b.labelColumnIndex = labelColumnIndex;
     b.classNames = classNames;
     b.labelsFile = labelsFile;
+    b.ignoredColumns = ignoredColumns;
     return b;
   }
 
@@ -78,6 +81,14 @@ public final class LoadOptions {
     return Optional.ofNullable(labelsFile);
   }
 
+  /**
+   * CSV: the columns that hold no feature and are not read (a time stamp, a machine id), each by
+   * header name or, all digits, by 0-based index; empty by default.
+   */
+  public List<String> ignoredColumns() {
+    return ignoredColumns;
+  }
+
   /** Builder of {@link LoadOptions}. */
   public static final class Builder {
     private DatasetFormat format;
@@ -85,6 +96,7 @@ public final class LoadOptions {
     private int labelColumnIndex = -1;
     private List<String> classNames;
     private Path labelsFile;
+    private List<String> ignoredColumns = List.of();
 
     private Builder() {}
 
@@ -102,6 +114,15 @@ public final class LoadOptions {
       this.labelColumnName = Objects.requireNonNull(name, "name");
       this.labelColumnIndex = -1;
       return this;
+    }
+
+    /**
+     * CSV: the label column by 0-based index where {@code nameOrIndex} is all digits, else by header
+     * name ({@link #labelColumn(String)}), as the commands and a device's config give it.
+     */
+    public Builder labelColumnNamedOrIndexed(String nameOrIndex) {
+      String v = Objects.requireNonNull(nameOrIndex, "nameOrIndex").strip();
+      return v.matches("\\d{1,9}") ? labelColumn(Integer.parseInt(v)) : labelColumn(v);
     }
 
     /** CSV: the label column by 0-based index. Replaces any name set before. */
@@ -139,6 +160,28 @@ public final class LoadOptions {
     /** IDX: read labels from this file instead of deriving its name from the images file. */
     public Builder labelsFile(Path labelsFile) {
       this.labelsFile = Objects.requireNonNull(labelsFile, "labelsFile");
+      return this;
+    }
+
+    /**
+     * CSV: columns not to read, each by header name (matched as the label column's name is) or, all
+     * digits, by 0-based index. Replaces any set before.
+     *
+     * @throws IllegalArgumentException for a blank entry or one given twice
+     */
+    public Builder ignoredColumns(List<String> columns) {
+      List<String> copy = new java.util.ArrayList<>();
+      for (String c : columns) {
+        String name = Objects.requireNonNull(c, "column").strip();
+        if (name.isEmpty()) {
+          throw new IllegalArgumentException("an ignored column is blank");
+        }
+        if (copy.contains(name)) {
+          throw new IllegalArgumentException("column '" + name + "' is ignored twice");
+        }
+        copy.add(name);
+      }
+      this.ignoredColumns = List.copyOf(copy);
       return this;
     }
 

@@ -162,8 +162,7 @@ public final class DevicePeer {
         }, log);
         cfg = bound[0];
       } else if (!cfg.role().equals("aggregator")) {
-        LoadOptions opts = cfg.labelColumn() == null ? LoadOptions.defaults()
-            : LoadOptions.builder().labelColumn(cfg.labelColumn()).build();
+        LoadOptions opts = cfg.loadOptions();
         Dataset d = Datasets.load(cfg.trainData(), opts);
         if (d.numClasses() > cfg.classes()) {
           throw new IllegalArgumentException(cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)

@@ -1,5 +1,6 @@
 package io.hdfl.device;
 
+import io.hdfl.data.LoadOptions;
 import io.hdfl.security.HopAead;
 
 import io.hdfl.federation.FederationSettings;
@@ -64,6 +65,7 @@ public record PeerConfig(
     Path clientKey,
     Path trainData,
     String labelColumn,
+    List<String> ignoredColumns,
     String noise,
     String profile,
     Path stateDir,
@@ -79,7 +81,7 @@ public record PeerConfig(
 
   static final Set<String> KEYS = Set.of("federation", "peer.id", "role", "encodings", "ring.order", "star.clients", "classes",
       "broker", "broker.username", "broker.password", "broker.ca", "broker.cert", "broker.key", "data.train",
-      "data.label-column", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
+      "data.label-column", "data.ignore-columns", "encoder", "dim", "features", "basis.seed", "similarity", "privacy", "epsilon", "delta0",
       "rounds", "epochs", "per-round", "quorum", "deadline.seconds", "ack.timeout.seconds", "noise",
       "energy.profile", "state.dir", "start.timeout.seconds", "run.timeout.seconds", "seed",
       "broker.max-packet", "encryption", "roster.dir", "roster.federation.key", "roster.signed", "data.source", "synthetic.machine", "window.size",
@@ -203,7 +205,7 @@ public record PeerConfig(
         k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
         k.path("broker.cert", base), k.path("broker.key", base),
         role.equals("aggregator") || signal != null ? k.path("data.train", base) : k.requiredPath("data.train", base),
-        k.text("data.label-column", null), noise, k.text("energy.profile", null),
+        k.text("data.label-column", null), ignoredColumns(k), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.seconds("start.timeout.seconds", 120, 1)),
         Duration.ofSeconds(k.seconds("run.timeout.seconds", 3600, 1)), rosterDir, federationKey, signedRoster, signal,
         k.parsed("encodings", "int8", EncodingPrecision::parse), ina219, radioMeasured(k, ina219 != null));
@@ -377,11 +379,37 @@ public record PeerConfig(
     }
   }
 
+  /**
+   * {@code data.ignore-columns}: the columns of a CSV {@code data.train} that hold no feature (a time
+   * stamp, a machine id), comma-separated, by header name or 0-based index; none by default.
+   */
+  private static List<String> ignoredColumns(Keys k) {
+    String v = k.text("data.ignore-columns", null);
+    if (v == null) {
+      return List.of();
+    }
+    List<String> columns = Arrays.stream(v.split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
+    try {
+      return LoadOptions.builder().ignoredColumns(columns).build().ignoredColumns();
+    } catch (IllegalArgumentException e) {
+      throw k.bad("data.ignore-columns", "is not a list of columns: " + e.getMessage());
+    }
+  }
+
+  /** How {@code data.train} is read: its label column and ignored columns ({@code data.*}). */
+  public LoadOptions loadOptions() {
+    LoadOptions.Builder b = LoadOptions.builder().ignoredColumns(ignoredColumns);
+    if (labelColumn != null) {
+      b.labelColumnNamedOrIndexed(labelColumn);
+    }
+    return b.build();
+  }
+
   /** The settings with the feature count the data actually has. */
   public PeerConfig withFeatures(int features) {
     FederationSettings s = settings.withFeatures(features);
     return new PeerConfig(peerId, role, s, ringOrder, starClients, classes, broker, username, password, caFile,
-        clientCert, clientKey, trainData, labelColumn, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
+        clientCert, clientKey, trainData, labelColumn, ignoredColumns, noise, profile, stateDir, startTimeout, runTimeout, rosterDir,
         federationKey, signedRoster, signal, encodings, ina219, radioMeasured);
   }
 

@@ -97,8 +97,8 @@ public final class FederatedRun {
       }
     } else {
       progress.stage("loading data");
-      Dataset train = Datasets.load(plan.train());
-      Dataset test = Datasets.loadCompatible(plan.test(), train);
+      Dataset train = Datasets.load(plan.train(), plan.loading());
+      Dataset test = Datasets.loadCompatible(plan.test(), train, plan.loading());
       bound = plan.settings().withFeatures(train.featureCount()); // the encoder takes what the data has
       classes = train.numClasses();
       classNames = train.classNames();

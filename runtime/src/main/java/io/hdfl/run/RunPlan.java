@@ -33,7 +33,8 @@ public record RunPlan(
     Path out,
     String source,
     EncodingPrecision encodings,
-    boolean perRoundChosen) {
+    boolean perRoundChosen,
+    io.hdfl.data.LoadOptions loading) {
 
   /**
    * The {@code hdfl eval} command that scores the run's final model as the run did: on its test file
@@ -41,7 +42,23 @@ public record RunPlan(
    */
   public String evalCommand() {
     return "hdfl eval --model " + new RunFolder(out).modelFile() + " --test " + (test != null ? test : "FILE")
-        + (encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
+        + loadingFlags() + (encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
+  }
+
+  /** The CSV options of {@link #loading} as the commands that read data take them (" --label-column y"). */
+  private String loadingFlags() {
+    StringBuilder b = new StringBuilder();
+    loading.labelColumnName().ifPresent(n -> b.append(" --label-column ").append(shellWord(n)));
+    loading.labelColumnIndex().ifPresent(i -> b.append(" --label-column ").append(i));
+    if (!loading.ignoredColumns().isEmpty()) {
+      b.append(" --ignore-columns ").append(shellWord(String.join(",", loading.ignoredColumns())));
+    }
+    return b.toString();
+  }
+
+  /** {@code word} as one shell word: as it is when it is plain, else in single quotes. */
+  private static String shellWord(String word) {
+    return word.matches("[A-Za-z0-9_.,:/+=-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
   }
 
   /** The built-in live signal source {@code simulate --source} names (instead of data files). */
@@ -51,17 +68,18 @@ public record RunPlan(
   public RunPlan(FederationSettings settings, Path train, Path test, Partitioner.Scheme split, int peers, String transport,
       String brokerUrl, String noise, String profile, int threads, Duration timeout, Path out) {
     this(settings, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, null,
-        EncodingPrecision.INT8, true);
+        EncodingPrecision.INT8, true, io.hdfl.data.LoadOptions.defaults());
   }
 
   /** This plan with {@code s} as its federation's settings. */
   public RunPlan withSettings(FederationSettings s) {
     return new RunPlan(s, train, test, split, peers, transport, brokerUrl, noise, profile, threads, timeout, out, source,
-        encodings, perRoundChosen);
+        encodings, perRoundChosen, loading);
   }
 
   public RunPlan {
     java.util.Objects.requireNonNull(encodings, "encodings");
+    java.util.Objects.requireNonNull(loading, "loading");
     if (peers < 1) {
       throw new IllegalArgumentException("--peers must be >= 1, got " + peers);
     }

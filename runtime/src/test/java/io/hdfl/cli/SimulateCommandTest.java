@@ -222,4 +222,66 @@ class SimulateCommandTest {
     assertEquals(2, both.code());
     assertTrue(both.err().contains("--source replaces --train/--test"), both.err());
   }
+
+  /**
+   * A machine's CSV export (a time stamp first, the label column named and not last) simulates as the
+   * same data without those columns does, to the last digit; the run's eval command reads it the same
+   * way. Before, simulate took no column options.
+   */
+  @Test
+  void aCsvExportWithATimeStampSimulatesAsItsFeaturesDo() throws Exception {
+    io.hdfl.data.Dataset train = SyntheticData.blobs(240, 12, 4, 1);
+    io.hdfl.data.Dataset test = SyntheticData.blobs(80, 12, 4, 2);
+    Path[] plain = {SyntheticData.write(train, dir.resolve("train.choir_dat")),
+        SyntheticData.write(test, dir.resolve("test.choir_dat"))};
+    Path[] csv = {exported(train, dir.resolve("train.csv")), exported(test, dir.resolve("test.csv"))};
+    List<String> run = List.of("--peers", "4", "--rounds", "2", "--dim", "500", "--transport", "loopback", "--json");
+    JsonNode[] result = new JsonNode[2];
+    for (int i = 0; i < 2; i++) {
+      Path[] d = i == 0 ? plain : csv;
+      List<String> args = new java.util.ArrayList<>(List.of("simulate", "--train", d[0].toString(), "--test",
+          d[1].toString(), "--out", dir.resolve("run-" + i).toString()));
+      args.addAll(run);
+      if (i == 1) {
+        args.addAll(List.of("--label-column", "quality", "--ignore-columns", "timestamp"));
+      }
+      CliRun r = CliRun.of(args.toArray(String[]::new));
+      assertEquals(0, r.code(), r.err());
+      result[i] = new ObjectMapper().readTree(r.out());
+    }
+    assertEquals(result[0].get("final_accuracy").asDouble(), result[1].get("final_accuracy").asDouble(), 0.0);
+    assertEquals(result[0].get("macro_f1").asDouble(), result[1].get("macro_f1").asDouble(), 0.0);
+    String summary = Files.readString(dir.resolve("run-1/summary.md"));
+    assertTrue(summary.contains("--test " + csv[1] + " --label-column quality --ignore-columns timestamp --encodings int8"),
+        summary);
+    CliRun without = CliRun.of("simulate", "--train", csv[0].toString(), "--test", csv[1].toString(), "--label-column",
+        "quality", "--transport", "loopback", "--out", dir.resolve("run-2").toString());
+    assertEquals(2, without.code(), without.err());
+    assertTrue(without.err().contains("column 'timestamp' (sample 0, feature 0): '2026-11-28T10:00:00Z' is not a number "
+        + "(a column that holds no feature, a time stamp say, can be left out: --ignore-columns 'timestamp'"),
+        without.err());
+    CliRun live = CliRun.of("simulate", "--source", "synthetic-machining", "--ignore-columns", "timestamp");
+    assertEquals(2, live.code());
+    assertTrue(live.err().contains("--label-column and --ignore-columns choose the columns of a CSV --train file; "
+        + "--source reads none"), live.err());
+  }
+
+  /** {@code d} as a machine's export: "timestamp,f0,..,quality,f..", the label named and not last. */
+  private static Path exported(io.hdfl.data.Dataset d, Path file) throws Exception {
+    int f = d.featureCount();
+    StringBuilder b = new StringBuilder("timestamp");
+    for (int j = 0; j < f; j++) {
+      b.append(j == f / 2 ? ",quality" : "").append(",f").append(j);
+    }
+    b.append('\n');
+    for (int i = 0; i < d.size(); i++) {
+      b.append("2026-11-28T10:00:").append(String.format("%02dZ", i % 60));
+      for (int j = 0; j < f; j++) {
+        b.append(j == f / 2 ? "," + d.classNames().get(d.label(i)) : "").append(',').append(d.features()[i * f + j]);
+      }
+      b.append('\n');
+    }
+    Files.writeString(file, b);
+    return file;
+  }
 }

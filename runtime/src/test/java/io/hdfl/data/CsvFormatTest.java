@@ -214,4 +214,72 @@ class CsvFormatTest {
         IllegalArgumentException.class, () -> LoadOptions.builder().classNames(List.of("a", "a")));
     assertThrows(IllegalArgumentException.class, () -> LoadOptions.builder().classNames(List.of()));
   }
+
+  /** A machine's export has columns that hold no feature: a time stamp, a machine id; they are left out. */
+  @Test
+  void ignoredColumnsAreNotRead() throws IOException {
+    String csv = "timestamp,machine,a,quality,b\n2026-11-28T10:00:00,press-2,1,ok,2\n2026-11-28T10:00:01,press-2,3,worn,4\n";
+    LoadOptions byName = LoadOptions.builder().labelColumn("quality").ignoredColumns(List.of("timestamp", "Machine"))
+        .build();
+    Dataset d = parse(csv, byName);
+    assertEquals(2, d.featureCount());
+    assertArrayEquals(new float[] {1, 2, 3, 4}, d.features());
+    assertEquals(List.of("ok", "worn"), d.classNames());
+    Dataset byIndex = parse(csv, LoadOptions.builder().labelColumnNamedOrIndexed("3")
+        .ignoredColumns(List.of("0", "1")).build());
+    assertArrayEquals(d.features(), byIndex.features());
+    assertArrayEquals(d.labels(), byIndex.labels());
+    // without them, the first row says what is wrong and how to leave the column out; later rows do not
+    String first = parseFailure(csv, LoadOptions.builder().labelColumn("quality").build());
+    assertTrue(first.contains("line 2, column 'timestamp' (sample 0, feature 0): '2026-11-28T10:00:00' is not a number "
+        + "(a column that holds no feature, a time stamp say, can be left out: --ignore-columns 'timestamp', or "
+        + "'data.ignore-columns' in a device's config)"), first);
+    String later = parseFailure("a,label\n1,0\nx,1\n");
+    assertTrue(later.endsWith("'x' is not a number"), later);
+  }
+
+  @Test
+  void ignoredColumnsMustNameColumnsOtherThanTheLabel() {
+    String csv = "t,a,b,label\n0,1,2,0\n";
+    String unknown = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("time")).build());
+    assertTrue(unknown.contains("no column named 'time' to ignore; columns are ('t', 'a', 'b', 'label')"), unknown);
+    String range = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("4")).build());
+    assertTrue(range.contains("ignored column index 4 is out of range (the header has 4 columns, 0-based)"), range);
+    String label = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("label")).build());
+    assertTrue(label.contains("column 'label' is the label column; it cannot be ignored as well"), label);
+    String twice = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("t", "0")).build());
+    assertTrue(twice.contains("column 't' is ignored twice"), twice);
+    String none = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("t", "a", "b")).build());
+    assertTrue(none.contains("no feature column is left: every column but the label column 'label' is ignored"), none);
+    assertThrows(IllegalArgumentException.class, () -> LoadOptions.builder().ignoredColumns(List.of("t", " t ")));
+    assertThrows(IllegalArgumentException.class, () -> LoadOptions.builder().ignoredColumns(List.of(" ")));
+  }
+
+  /**
+   * A spreadsheet saved as CSV where the decimal mark is a comma separates columns with semicolons:
+   * read with decimal commas; a tab-separated export likewise.
+   */
+  @Test
+  void semicolonAndTabSeparatedFilesAreRead() throws IOException {
+    Dataset eu = parse("a;b;label\n0,25;-1,5e2;ok\n3;4.5;worn\n");
+    assertEquals(2, eu.featureCount());
+    assertArrayEquals(new float[] {0.25f, -150f, 3f, 4.5f}, eu.features());
+    Dataset tabs = parse("a\tb\tlabel\n0.25\t-1\tok\n");
+    assertArrayEquals(new float[] {0.25f, -1f}, tabs.features());
+    // a comma inside a quoted header name does not make it comma-separated
+    Dataset quoted = parse("\"temp, C\";b;label\n1,5;2;ok\n");
+    assertArrayEquals(new float[] {1.5f, 2f}, quoted.features());
+    // an empty tab-separated cell is an empty value, not skipped white space
+    String empty = parseFailure("a\tb\tlabel\n1\t\tok\n");
+    assertTrue(empty.contains("column 'b' (sample 0, feature 1): empty value"), empty);
+    // a thousands separator, or a decimal comma in a comma-separated file, is no number
+    String thousands = parseFailure("a;label\n1.234,5;ok\n");
+    assertTrue(thousands.contains("'1.234,5' is not a number"), thousands);
+    String comma = parseFailure("a,label\n\"0,5\",ok\n");
+    assertTrue(comma.contains("'0,5' is not a number"), comma);
+    assertEquals(';', CsvFormat.delimiterOf("a;b"));
+    assertEquals(';', CsvFormat.delimiterOf("a\tb;c"), "a semicolon before a tab");
+    assertEquals('\t', CsvFormat.delimiterOf("a\tb"));
+    assertEquals(',', CsvFormat.delimiterOf("a;b,c"), "a comma before all");
+  }
 }

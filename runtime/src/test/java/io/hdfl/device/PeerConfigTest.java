@@ -36,6 +36,8 @@ class PeerConfigTest {
     assertEquals(ScheduleMode.PRIVATEDFL, ring.settings().privacy());
     assertEquals("secure", ring.noise());
     assertEquals("quality", ring.labelColumn());
+    assertEquals(java.util.Optional.of("quality"), ring.loadOptions().labelColumnName());
+    assertEquals(List.of("timestamp"), ring.loadOptions().ignoredColumns());
     assertEquals(EncodingPrecision.INT8, ring.encodings(), "the default");
     PeerConfig agg = PeerConfig.read(example("star-aggregator.properties"));
     assertEquals(8, agg.starClients());
@@ -88,6 +90,8 @@ class PeerConfigTest {
         .contains("'star.clients' is required"));
     assertTrue(refusal(f, base + "role = ring\nring.order = a, a\n")
         .contains("lists a peer twice"));
+    assertTrue(refusal(f, A_RING_PEER + "data.ignore-columns = time, machine, time\n")
+        .contains("'data.ignore-columns' is not a list of columns: column 'time' is ignored twice"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(dir.resolve("none")))
         .getMessage().endsWith("no such file"));
   }
