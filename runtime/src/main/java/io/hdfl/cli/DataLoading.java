@@ -8,7 +8,8 @@ final class DataLoading {
   @Option(
       names = "--label-column",
       paramLabel = "NAME|INDEX",
-      description = "CSV: the label column, by header name or 0-based index (default: 'label', else the last column).")
+      description = "CSV: the label column, by header name or 0-based index (#N, or N where no column is named N; "
+          + "default: 'label', else the last column).")
   String labelColumn;
 
   @Option(
@@ -16,7 +17,7 @@ final class DataLoading {
       paramLabel = "NAME|INDEX",
       split = ",",
       description = "CSV: columns that hold no feature and are not read (a time stamp, a machine id), by header name "
-          + "or 0-based index, comma-separated.")
+          + "or 0-based index (#N, or N where no column is named N), comma-separated.")
   java.util.List<String> ignoredColumns;
 
   /** Whether any of these options was given. */
@@ -30,7 +31,7 @@ final class DataLoading {
       b.ignoredColumns(ignoredColumns);
     }
     if (labelColumn != null) {
-      b.labelColumnNamedOrIndexed(labelColumn);
+      b.labelColumn(labelColumn.strip());
     }
     return b.build();
   }

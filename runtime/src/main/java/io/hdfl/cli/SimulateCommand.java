@@ -153,8 +153,9 @@ final class SimulateCommand implements Callable<Integer> {
     PrivacyParameters params = mode == ScheduleMode.FEDHDP ? PrivacyParameters.perSampleDelta(dim, epsilon)
         : PrivacyParameters.withDelta0(dim, epsilon, delta0);
     Path home = Path.of(System.getProperty("hdfl.home", "."));
-    Path trainFile = train != null ? train : home.resolve("data/isolet/isolet5-train.choir_dat.gz");
-    Path testFile = test != null ? test : home.resolve("data/isolet/isolet5-test.choir_dat.gz");
+    // a live source has no files (the run's eval command then names FILE: the windows are not on disk)
+    Path trainFile = source != null ? null : train != null ? train : home.resolve("data/isolet/isolet5-train.choir_dat.gz");
+    Path testFile = source != null ? null : test != null ? test : home.resolve("data/isolet/isolet5-test.choir_dat.gz");
     // The encoder's feature count (1 here) is bound to the training data's by FederatedRun.
     FederationSettings settings = FederationSettings.builder().topology(topo).privacy(mode).params(params)
         .encoder(new EncoderSpec(encoder, 1, dim, seed)).similarity(similarity).rounds(rounds)

@@ -24,15 +24,19 @@ import java.util.zip.GZIPOutputStream;
  * <ul>
  *   <li>The first non-blank line is a header row of column names; it is required, and a first
  *       line that is all numbers is rejected as a missing header. Blank lines are skipped.
- *   <li>The delimiter is the header's: a comma if it has one outside quotes, else a semicolon if it
- *       has one, else a tab if it has one (a spreadsheet saved as CSV under a locale whose decimal
- *       mark is a comma writes semicolons). Where it is no comma, a number may have a decimal comma
- *       ({@code 0,25}; not with a point as well, nor two commas).
+ *   <li>The delimiter is the header's: of a comma, a semicolon and a tab, the one that splits it
+ *       (outside quotes) into the most fields; a comma on a tie (a spreadsheet saved as CSV under a
+ *       locale whose decimal mark is a comma writes semicolons). Where it is a semicolon, numbers may
+ *       have a decimal comma ({@code 0,25}), and a file that has both decimal commas and decimal
+ *       points is refused (is {@code 1.234} a thousand?).
  *   <li>The label column is chosen by {@link LoadOptions#labelColumnName()} or {@link
  *       LoadOptions#labelColumnIndex()}; by default it is the column named {@code label} (any
  *       case) if there is one, else the last column. The columns of {@link
- *       LoadOptions#ignoredColumns()} are not read (a time stamp, a machine id). Every other column
- *       is a numeric feature ({@link Float#parseFloat}); NaN and infinite values are rejected.
+ *       LoadOptions#ignoredColumns()} are not read (a time stamp, a machine id). A column is given by
+ *       its name, or by {@code #N} for the one at 0-based index N; digits that name no column are an
+ *       index too, and digits that name one column and index another are refused as ambiguous. Every
+ *       other column is a numeric feature ({@link Float#parseFloat}); NaN and infinite values are
+ *       rejected.
  *   <li>Labels: with {@link LoadOptions#classNames()} each label must be one of those names and
  *       maps to its position (how a test set agrees with its training set). Otherwise, if every
  *       label is a non-negative integer it is the class index ({@code numClasses = max + 1},
@@ -88,9 +92,9 @@ public final class CsvFormat {
       line = line.substring(1);
     }
     char delimiter = delimiterOf(line);
-    boolean decimalComma = delimiter != ',';
+    DecimalMarks marks = new DecimalMarks(delimiter == ';');
     List<String> header = CsvFields.split(line, delimiter, lines.lineNumber(), source);
-    if (header.stream().allMatch(cell -> isNumber(cell, decimalComma))) {
+    if (looksLikeData(line, lines.lineNumber(), source)) {
       throw new DatasetFormatException(
           source,
           "line "
@@ -156,7 +160,7 @@ public final class CsvFormat {
         if (skipped[col]) {
           continue;
         }
-        row[j] = number(cells.get(col), decimalComma, source, lineNo, sample, j, header.get(col));
+        row[j] = number(cells.get(col), marks, source, lineNo, sample, j, header, col);
         j++;
       }
       String label = cells.get(labelCol);
@@ -274,7 +278,7 @@ public final class CsvFormat {
     }
     if (options.labelColumnName().isPresent()) {
       String name = options.labelColumnName().get();
-      int found = columnNamed(header, name, "label column", source);
+      int found = column(header, name, "label column", source);
       if (found < 0) {
         throw new DatasetFormatException(
             source, "no column named " + quote(name) + "; columns are " + preview(header));
@@ -294,23 +298,16 @@ public final class CsvFormat {
   private static boolean[] ignoredColumns(List<String> header, int labelCol, String source, LoadOptions options) {
     boolean[] skipped = new boolean[header.size()];
     for (String given : options.ignoredColumns()) {
-      int col;
-      if (isDigits(given)) {
-        col = given.length() > 6 ? Integer.MAX_VALUE : Integer.parseInt(given);
-        if (col >= header.size()) {
-          throw new DatasetFormatException(source, "ignored column index " + given + " is out of range (the header has "
-              + header.size() + " columns, 0-based)");
-        }
-      } else {
-        col = columnNamed(header, given, "ignored column", source);
-        if (col < 0) {
-          throw new DatasetFormatException(
-              source, "no column named " + quote(given) + " to ignore; columns are " + preview(header));
-        }
+      int col = column(header, given, "ignored column", source);
+      if (col < 0) {
+        throw new DatasetFormatException(
+            source, "no column named " + quote(given) + " to ignore; columns are " + preview(header));
       }
       if (col == labelCol) {
-        throw new DatasetFormatException(source, "column " + quote(header.get(col)) + " is the label column; it "
-            + "cannot be ignored as well");
+        boolean chosen = options.labelColumnName().isPresent() || options.labelColumnIndex().isPresent();
+        throw new DatasetFormatException(source, "column " + quote(header.get(col)) + " is the label column"
+            + (chosen ? "" : " (by default the column named 'label', else the last one: choose another with "
+            + "--label-column, or 'data.label-column')") + "; it cannot be ignored as well");
       }
       if (skipped[col]) {
         throw new DatasetFormatException(source, "column " + quote(header.get(col)) + " is ignored twice");
@@ -318,6 +315,39 @@ public final class CsvFormat {
       skipped[col] = true;
     }
     return skipped;
+  }
+
+  /**
+   * The column {@code given} names: {@code #N} is the one at 0-based index N; a name is matched as
+   * {@link #columnNamed} matches it, and digits that name no column are an index. Digits that name one
+   * column and index another are refused as ambiguous (a file written with its row numbers first has
+   * columns named 0, 1, … one place to the right of their indices). -1 if no column has the name.
+   */
+  private static int column(List<String> header, String given, String role, String source) {
+    if (given.length() > 1 && given.charAt(0) == '#' && isDigits(given.substring(1))) {
+      return indexed(header, given.substring(1), role, source);
+    }
+    int named = columnNamed(header, given, role, source);
+    if (!isDigits(given)) {
+      return named;
+    }
+    int index = given.length() > 6 ? Integer.MAX_VALUE : Integer.parseInt(given);
+    if (named >= 0 && named != index && index < header.size()) {
+      throw new DatasetFormatException(source, role + " " + quote(given) + " is ambiguous: it names column " + named
+          + " and is the index of column " + index + " (" + quote(header.get(index)) + "): write #" + index
+          + " for the column at index " + index + ", #" + named + " for the one named " + quote(given));
+    }
+    return named >= 0 ? named : indexed(header, given, role, source);
+  }
+
+  /** The column at the 0-based index {@code digits}, or an error naming {@code role}. */
+  private static int indexed(List<String> header, String digits, String role, String source) {
+    int index = digits.length() > 6 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+    if (index >= header.size()) {
+      throw new DatasetFormatException(source, role + " index " + digits + " is out of range (the header has "
+          + header.size() + " columns, 0-based)");
+    }
+    return index;
   }
 
   /**
@@ -358,31 +388,102 @@ public final class CsvFormat {
     return found;
   }
 
+  /** The delimiters a file may have, in the order that settles a tie. */
+  private static final char[] DELIMITERS = {',', ';', '\t'};
+
   /**
-   * The delimiter of a file whose header is {@code header}: a comma if it has one outside quotes,
-   * else a semicolon, else a tab, each if it has one; else a comma (a single column, refused).
+   * The delimiter of a file whose header is {@code header}: of a comma, a semicolon and a tab, the
+   * one it has most often outside quotes (the first of them on a tie; a comma if it has none).
    */
   static char delimiterOf(String header) {
-    boolean quoted = false;
-    boolean semicolon = false;
-    boolean tab = false;
-    for (int i = 0; i < header.length(); i++) {
-      char ch = header.charAt(i);
-      if (ch == '"') {
-        quoted = !quoted;
-      } else if (!quoted) {
-        if (ch == ',') {
-          return ',';
-        }
-        semicolon |= ch == ';';
-        tab |= ch == '\t';
+    char best = ',';
+    int most = 0;
+    for (char d : DELIMITERS) {
+      int n = countOutsideQuotes(header, d);
+      if (n > most) {
+        best = d;
+        most = n;
       }
     }
-    return semicolon ? ';' : tab ? '\t' : ',';
+    return best;
   }
 
-  private static float number(
-      String cell, boolean decimalComma, String source, int lineNo, int sample, int feature, String column) {
+  private static int countOutsideQuotes(String line, char ch) {
+    boolean quoted = false;
+    int n = 0;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (!quoted && c == ch) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Whether a first line is data rather than a header: split at any delimiter into more than one
+   * field, every field a number (with decimal commas where split at semicolons). A file without a
+   * header would otherwise lose its first sample, or be split at the wrong delimiter.
+   */
+  private static boolean looksLikeData(String line, int lineNo, String source) {
+    for (char d : DELIMITERS) {
+      if (countOutsideQuotes(line, d) == 0) {
+        continue;
+      }
+      List<String> cells;
+      try {
+        cells = CsvFields.split(line, d, lineNo, source);
+      } catch (DatasetFormatException e) {
+        continue; // not split this way
+      }
+      boolean decimalComma = d == ';';
+      if (cells.stream().allMatch(cell -> isNumber(cell, decimalComma))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The decimal mark a semicolon-separated file uses, as its numbers show it: a comma ({@code 0,25})
+   * or a point; both in one file are refused. Other files have decimal points only.
+   */
+  private static final class DecimalMarks {
+    private final boolean commaAllowed;
+    private char seen;
+    private String firstWhere;
+
+    DecimalMarks(boolean commaAllowed) {
+      this.commaAllowed = commaAllowed;
+    }
+
+    /** {@code cell} as {@link Float#parseFloat} reads it, its decimal comma made a point where allowed. */
+    String normalized(String cell, String source, String where) {
+      if (!commaAllowed) {
+        return cell;
+      }
+      int comma = cell.indexOf(',');
+      char mark = comma >= 0 ? ',' : cell.indexOf('.') >= 0 ? '.' : 0;
+      if (mark == 0) {
+        return cell;
+      }
+      if (seen == 0) {
+        seen = mark;
+        firstWhere = where;
+      } else if (mark != seen && isNumber(cell, true)) {
+        throw new DatasetFormatException(source, where + ": " + quote(cell) + " has a decimal "
+            + (mark == ',' ? "comma" : "point") + " where " + firstWhere + " has a decimal " + (seen == ',' ? "comma"
+            : "point") + ": one file has one decimal mark (is a point there a thousands separator?)");
+      }
+      return comma >= 0 && comma == cell.lastIndexOf(',') && cell.indexOf('.') < 0 ? cell.replace(',', '.') : cell;
+    }
+  }
+
+  private static float number(String cell, DecimalMarks marks, String source, int lineNo, int sample, int feature,
+      List<String> header, int col) {
+    String column = header.get(col);
     String where =
         "line "
             + lineNo
@@ -398,12 +499,14 @@ public final class CsvFormat {
     }
     float v;
     try {
-      v = parse(cell, decimalComma);
+      v = Float.parseFloat(marks.normalized(cell, source, where));
     } catch (NumberFormatException e) {
-      // in the first row, most likely a column of another kind (a time stamp, a machine id)
-      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number" + (sample > 0 ? ""
-          : " (a column that holds no feature, a time stamp say, can be left out: --ignore-columns " + quote(column)
-              + ", or 'data.ignore-columns' in a device's config)"));
+      // text in the first row: most likely a column of another kind (a time stamp, a machine id)
+      boolean text = sample == 0 && !cell.matches("[+-]?[0-9.,]*");
+      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number" + (!text ? ""
+          : " (a column that holds no feature, a time stamp say, can be left out: --ignore-columns "
+              + ignoreSuggestion(header, col, true) + ", or 'data.ignore-columns = " + ignoreSuggestion(header, col, false)
+              + "' in a device's config)"));
     }
     if (!Float.isFinite(v)) {
       throw new DatasetFormatException(
@@ -422,21 +525,29 @@ public final class CsvFormat {
     return null;
   }
 
+  /** Whether {@code s} is a finite number, read with one decimal comma where {@code decimalComma}. */
   private static boolean isNumber(String s, boolean decimalComma) {
+    int comma = s.indexOf(',');
+    String read = decimalComma && comma >= 0 && comma == s.lastIndexOf(',') && s.indexOf('.') < 0
+        ? s.replace(',', '.') : s;
     try {
-      return Float.isFinite(parse(s, decimalComma));
+      return Float.isFinite(Float.parseFloat(read));
     } catch (NumberFormatException e) {
       return false;
     }
   }
 
-  /** {@code cell} as a float, read with a decimal comma where {@code decimalComma} (one comma, no point). */
-  private static float parse(String cell, boolean decimalComma) {
-    int comma = cell.indexOf(',');
-    if (decimalComma && comma >= 0 && comma == cell.lastIndexOf(',') && cell.indexOf('.') < 0) {
-      return Float.parseFloat(cell.replace(',', '.'));
-    }
-    return Float.parseFloat(cell);
+  /**
+   * How to name column {@code col} to ignore it: its name where that is plain, unique and no number,
+   * else {@code #} and its 0-based index; as a shell word when {@code shell}.
+   */
+  private static String ignoreSuggestion(List<String> header, int col, boolean shell) {
+    String name = header.get(col);
+    boolean plain = !name.isEmpty() && name.length() <= MAX_QUOTED && header.indexOf(name) == header.lastIndexOf(name)
+        && name.chars().noneMatch(ch -> ch == ',' || ch == '\'' || ch == '"' || ch == '#' || Character.isISOControl(ch))
+        && name.strip().equals(name) && !isDigits(name);
+    String word = plain ? name : "#" + col;
+    return shell && !word.matches("[A-Za-z0-9_.:/+=-]+") ? "'" + word + "'" : word;
   }
 
   private static boolean isDigits(String s) {

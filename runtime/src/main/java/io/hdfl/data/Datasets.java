@@ -31,6 +31,11 @@ public final class Datasets {
   public static Dataset load(Path path, LoadOptions options) throws IOException {
     Decompression.requireFile(path);
     DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
+    if (format != DatasetFormat.CSV && (options.labelColumnName().isPresent()
+        || options.labelColumnIndex().isPresent() || !options.ignoredColumns().isEmpty())) {
+      throw new DatasetFormatException(path.toString(), "is a " + format.name().toLowerCase(java.util.Locale.ROOT)
+          + " file, which has no columns: a label column and ignored columns are chosen in CSV files only");
+    }
     Dataset data =
         switch (format) {
           case CHOIR_DAT -> ChoirDatFormat.read(path);
@@ -78,6 +83,11 @@ public final class Datasets {
       throws IOException {
     Decompression.requireFile(path);
     DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
+    if (format != DatasetFormat.CSV && (options.labelColumnName().isPresent()
+        || options.labelColumnIndex().isPresent() || !options.ignoredColumns().isEmpty())) {
+      throw new DatasetFormatException(path.toString(), "is a " + format.name().toLowerCase(java.util.Locale.ROOT)
+          + " file, which has no columns: a label column and ignored columns are chosen in CSV files only");
+    }
     LoadOptions effective = options;
     if (format == DatasetFormat.CSV && options.classNames().isEmpty()) {
       effective = options.toBuilder().classNames(reference.classNames()).build();

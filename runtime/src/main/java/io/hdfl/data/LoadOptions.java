@@ -83,7 +83,7 @@ public final class LoadOptions {
 
   /**
    * CSV: the columns that hold no feature and are not read (a time stamp, a machine id), each by
-   * header name or, all digits, by 0-based index; empty by default.
+   * header name or {@code #N} by 0-based index (see {@link CsvFormat}); empty by default.
    */
   public List<String> ignoredColumns() {
     return ignoredColumns;
@@ -108,21 +108,13 @@ public final class LoadOptions {
 
     /**
      * CSV: the label column by header name (exact match preferred, else a unique
-     * case-insensitive match). Replaces any index set before.
+     * case-insensitive match), or {@code #N} for the one at 0-based index N (digits that name no
+     * column are an index too; see {@link CsvFormat}). Replaces any index set before.
      */
     public Builder labelColumn(String name) {
       this.labelColumnName = Objects.requireNonNull(name, "name");
       this.labelColumnIndex = -1;
       return this;
-    }
-
-    /**
-     * CSV: the label column by 0-based index where {@code nameOrIndex} is all digits, else by header
-     * name ({@link #labelColumn(String)}), as the commands and a device's config give it.
-     */
-    public Builder labelColumnNamedOrIndexed(String nameOrIndex) {
-      String v = Objects.requireNonNull(nameOrIndex, "nameOrIndex").strip();
-      return v.matches("\\d{1,9}") ? labelColumn(Integer.parseInt(v)) : labelColumn(v);
     }
 
     /** CSV: the label column by 0-based index. Replaces any name set before. */
@@ -164,8 +156,7 @@ public final class LoadOptions {
     }
 
     /**
-     * CSV: columns not to read, each by header name (matched as the label column's name is) or, all
-     * digits, by 0-based index. Replaces any set before.
+     * CSV: columns not to read, each given as the label column's name is. Replaces any set before.
      *
      * @throws IllegalArgumentException for a blank entry or one given twice
      */

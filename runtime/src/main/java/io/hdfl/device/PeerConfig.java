@@ -205,7 +205,7 @@ public record PeerConfig(
         k.text("broker.username", null), k.text("broker.password", null), k.path("broker.ca", base),
         k.path("broker.cert", base), k.path("broker.key", base),
         role.equals("aggregator") || signal != null ? k.path("data.train", base) : k.requiredPath("data.train", base),
-        k.text("data.label-column", null), ignoredColumns(k), noise, k.text("energy.profile", null),
+        labelColumn(k, role, signal), ignoredColumns(k, role, signal), noise, k.text("energy.profile", null),
         k.requiredPath("state.dir", base), Duration.ofSeconds(k.seconds("start.timeout.seconds", 120, 1)),
         Duration.ofSeconds(k.seconds("run.timeout.seconds", 3600, 1)), rosterDir, federationKey, signedRoster, signal,
         k.parsed("encodings", "int8", EncodingPrecision::parse), ina219, radioMeasured(k, ina219 != null));
@@ -383,12 +383,13 @@ public record PeerConfig(
    * {@code data.ignore-columns}: the columns of a CSV {@code data.train} that hold no feature (a time
    * stamp, a machine id), comma-separated, by header name or 0-based index; none by default.
    */
-  private static List<String> ignoredColumns(Keys k) {
+  private static List<String> ignoredColumns(Keys k, String role, SignalConfig signal) {
     String v = k.text("data.ignore-columns", null);
     if (v == null) {
       return List.of();
     }
-    List<String> columns = Arrays.stream(v.split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
+    storedDataOnly(k, "data.ignore-columns", role, signal);
+    List<String> columns = Arrays.stream(v.split(",", -1)).map(String::trim).toList();
     try {
       return LoadOptions.builder().ignoredColumns(columns).build().ignoredColumns();
     } catch (IllegalArgumentException e) {
@@ -396,11 +397,30 @@ public record PeerConfig(
     }
   }
 
+  /** {@code data.label-column}: the label column of a CSV {@code data.train}, by name or 0-based index; null by default. */
+  private static String labelColumn(Keys k, String role, SignalConfig signal) {
+    String v = k.text("data.label-column", null);
+    if (v != null) {
+      storedDataOnly(k, "data.label-column", role, signal);
+    }
+    return v;
+  }
+
+  /** Refuses a {@code data.train} column key where no stored data is read: it would be ignored silently. */
+  private static void storedDataOnly(Keys k, String key, String role, SignalConfig signal) {
+    if (role.equals("aggregator")) {
+      throw k.bad(key, "does not apply to an aggregator (it has no local data)");
+    }
+    if (signal != null) {
+      throw k.bad(key, "applies to a CSV 'data.train'; data.source is " + signal.source());
+    }
+  }
+
   /** How {@code data.train} is read: its label column and ignored columns ({@code data.*}). */
   public LoadOptions loadOptions() {
     LoadOptions.Builder b = LoadOptions.builder().ignoredColumns(ignoredColumns);
     if (labelColumn != null) {
-      b.labelColumnNamedOrIndexed(labelColumn);
+      b.labelColumn(labelColumn.strip());
     }
     return b.build();
   }

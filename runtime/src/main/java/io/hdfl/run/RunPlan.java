@@ -41,8 +41,9 @@ public record RunPlan(
    * ({@code FILE} for a live source, which has none) and with its cached encodings' precision.
    */
   public String evalCommand() {
-    return "hdfl eval --model " + new RunFolder(out).modelFile() + " --test " + (test != null ? test : "FILE")
-        + loadingFlags() + (encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
+    return "hdfl eval --model " + shellWord(new RunFolder(out).modelFile().toString()) + " --test "
+        + (test != null ? shellWord(test.toString()) : "FILE") + loadingFlags()
+        + (encodings == EncodingPrecision.INT8 ? " --encodings int8" : "");
   }
 
   /** The CSV options of {@link #loading} as the commands that read data take them (" --label-column y"). */
@@ -50,7 +51,7 @@ public record RunPlan(
     StringBuilder b = new StringBuilder();
     loading.labelColumnName().ifPresent(n -> b.append(" --label-column ").append(shellWord(n)));
     loading.labelColumnIndex().ifPresent(i -> b.append(" --label-column ").append(i));
-    if (!loading.ignoredColumns().isEmpty()) {
+    if (!loading.ignoredColumns().isEmpty()) { // a name with a comma in it cannot be given here: by its index
       b.append(" --ignore-columns ").append(shellWord(String.join(",", loading.ignoredColumns())));
     }
     return b.toString();

@@ -252,14 +252,27 @@ class SimulateCommandTest {
     assertEquals(result[0].get("final_accuracy").asDouble(), result[1].get("final_accuracy").asDouble(), 0.0);
     assertEquals(result[0].get("macro_f1").asDouble(), result[1].get("macro_f1").asDouble(), 0.0);
     String summary = Files.readString(dir.resolve("run-1/summary.md"));
-    assertTrue(summary.contains("--test " + csv[1] + " --label-column quality --ignore-columns timestamp --encodings int8"),
-        summary);
+    String command = "hdfl eval --model " + dir.resolve("run-1/final-model.hdfl") + " --test " + csv[1]
+        + " --label-column quality --ignore-columns timestamp --encodings int8";
+    assertTrue(summary.contains("`" + command + "`"), summary);
+    // the command as the run folder names it scores the final model as the run did
+    CliRun e = CliRun.of((command.substring("hdfl ".length()) + " --json").split(" "));
+    assertEquals(0, e.code(), e.err());
+    JsonNode ej = new ObjectMapper().readTree(e.out());
+    assertEquals(result[1].get("final_accuracy").asDouble(), ej.get("accuracy").asDouble(), 0.0);
+    assertEquals(result[1].get("mean_margin").asDouble(), ej.get("mean_margin").asDouble(), 0.0);
     CliRun without = CliRun.of("simulate", "--train", csv[0].toString(), "--test", csv[1].toString(), "--label-column",
         "quality", "--transport", "loopback", "--out", dir.resolve("run-2").toString());
     assertEquals(2, without.code(), without.err());
     assertTrue(without.err().contains("column 'timestamp' (sample 0, feature 0): '2026-11-28T10:00:00Z' is not a number "
-        + "(a column that holds no feature, a time stamp say, can be left out: --ignore-columns 'timestamp'"),
+        + "(a column that holds no feature, a time stamp say, can be left out: --ignore-columns timestamp"),
         without.err());
+    // the options choose CSV columns: not given to a file of another format, nor to a live source
+    CliRun choir = CliRun.of("simulate", "--train", plain[0].toString(), "--test", plain[1].toString(),
+        "--label-column", "quality", "--transport", "loopback", "--out", dir.resolve("run-3").toString());
+    assertEquals(2, choir.code(), choir.err());
+    assertTrue(choir.err().contains("is a choir_dat file, which has no columns: a label column and ignored columns are "
+        + "chosen in CSV files only"), choir.err());
     CliRun live = CliRun.of("simulate", "--source", "synthetic-machining", "--ignore-columns", "timestamp");
     assertEquals(2, live.code());
     assertTrue(live.err().contains("--label-column and --ignore-columns choose the columns of a CSV --train file; "

@@ -225,17 +225,46 @@ class CsvFormatTest {
     assertEquals(2, d.featureCount());
     assertArrayEquals(new float[] {1, 2, 3, 4}, d.features());
     assertEquals(List.of("ok", "worn"), d.classNames());
-    Dataset byIndex = parse(csv, LoadOptions.builder().labelColumnNamedOrIndexed("3")
-        .ignoredColumns(List.of("0", "1")).build());
-    assertArrayEquals(d.features(), byIndex.features());
-    assertArrayEquals(d.labels(), byIndex.labels());
+    for (List<String> byIndex : List.of(List.of("3", "0", "1"), List.of("#3", "#0", "#1"))) {
+      Dataset indexed = parse(csv, LoadOptions.builder().labelColumn(byIndex.get(0))
+          .ignoredColumns(byIndex.subList(1, 3)).build());
+      assertArrayEquals(d.features(), indexed.features(), byIndex.toString());
+      assertArrayEquals(d.labels(), indexed.labels(), byIndex.toString());
+    }
     // without them, the first row says what is wrong and how to leave the column out; later rows do not
     String first = parseFailure(csv, LoadOptions.builder().labelColumn("quality").build());
     assertTrue(first.contains("line 2, column 'timestamp' (sample 0, feature 0): '2026-11-28T10:00:00' is not a number "
-        + "(a column that holds no feature, a time stamp say, can be left out: --ignore-columns 'timestamp', or "
-        + "'data.ignore-columns' in a device's config)"), first);
+        + "(a column that holds no feature, a time stamp say, can be left out: --ignore-columns timestamp, or "
+        + "'data.ignore-columns = timestamp' in a device's config)"), first);
     String later = parseFailure("a,label\n1,0\nx,1\n");
     assertTrue(later.endsWith("'x' is not a number"), later);
+    // a column with no name (a file written with its row numbers first) is named by its index, which a shell keeps
+    String unnamed = parseFailure(",a,label\nr1,1,0\n");
+    assertTrue(unnamed.contains("--ignore-columns '#0', or 'data.ignore-columns = #0'"), unnamed);
+    assertArrayEquals(new float[] {1}, parse(",a,label\nr1,1,0\n",
+        LoadOptions.builder().ignoredColumns(List.of("#0")).build()).features());
+    // a number with a comma in a comma-separated file is no column of another kind: no such hint
+    String comma = parseFailure("a,label\n\"0,5\",ok\n");
+    assertTrue(comma.endsWith("'0,5' is not a number"), comma);
+  }
+
+  /**
+   * Digits name a column before they index one; where they name one and index another (a file written
+   * with its row numbers first: columns named 0, 1, … one place right of their indices) they are refused.
+   */
+  @Test
+  void digitsThatNameOneColumnAndIndexAnotherAreRefused() throws IOException {
+    String rowNumbered = ",0,1,2\n0,5,6,ok\n1,7,8,worn\n";
+    String label = parseFailure(rowNumbered, LoadOptions.builder().labelColumn("2").build());
+    assertTrue(label.contains("label column '2' is ambiguous: it names column 3 and is the index of column 2 ('1'): "
+        + "write #2 for the column at index 2, #3 for the one named '2'"), label);
+    Dataset d = parse(rowNumbered, LoadOptions.builder().labelColumn("#3").ignoredColumns(List.of("#0")).build());
+    assertArrayEquals(new float[] {5, 6, 7, 8}, d.features());
+    assertEquals(List.of("ok", "worn"), d.classNames());
+    // where a column named by digits sits at that index, there is nothing to tell apart
+    Dataset plain = parse("x,1,y\n5,ok,6\n", LoadOptions.builder().labelColumn("1").build());
+    assertArrayEquals(new float[] {5, 6}, plain.features());
+    assertEquals(List.of("ok"), plain.classNames());
   }
 
   @Test
@@ -246,7 +275,10 @@ class CsvFormatTest {
     String range = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("4")).build());
     assertTrue(range.contains("ignored column index 4 is out of range (the header has 4 columns, 0-based)"), range);
     String label = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("label")).build());
-    assertTrue(label.contains("column 'label' is the label column; it cannot be ignored as well"), label);
+    assertTrue(label.contains("column 'label' is the label column (by default the column named 'label', else the last "
+        + "one: choose another with --label-column, or 'data.label-column'); it cannot be ignored as well"), label);
+    String chosen = parseFailure(csv, LoadOptions.builder().labelColumn("a").ignoredColumns(List.of("a")).build());
+    assertTrue(chosen.contains("column 'a' is the label column; it cannot be ignored as well"), chosen);
     String twice = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("t", "0")).build());
     assertTrue(twice.contains("column 't' is ignored twice"), twice);
     String none = parseFailure(csv, LoadOptions.builder().ignoredColumns(List.of("t", "a", "b")).build());
@@ -257,29 +289,38 @@ class CsvFormatTest {
 
   /**
    * A spreadsheet saved as CSV where the decimal mark is a comma separates columns with semicolons:
-   * read with decimal commas; a tab-separated export likewise.
+   * read with decimal commas; a tab-separated export with decimal points.
    */
   @Test
   void semicolonAndTabSeparatedFilesAreRead() throws IOException {
-    Dataset eu = parse("a;b;label\n0,25;-1,5e2;ok\n3;4.5;worn\n");
+    Dataset eu = parse("a;b;label\n0,25;-1,5e2;ok\n3;4,5;worn\n");
     assertEquals(2, eu.featureCount());
     assertArrayEquals(new float[] {0.25f, -150f, 3f, 4.5f}, eu.features());
     Dataset tabs = parse("a\tb\tlabel\n0.25\t-1\tok\n");
     assertArrayEquals(new float[] {0.25f, -1f}, tabs.features());
-    // a comma inside a quoted header name does not make it comma-separated
+    String tabComma = parseFailure("a\tb\tlabel\n0,25\t-1\tok\n");
+    assertTrue(tabComma.contains("'0,25' is not a number"), tabComma);
+    // the delimiter is the one the header has most often: a comma inside a name does not decide it
     Dataset quoted = parse("\"temp, C\";b;label\n1,5;2;ok\n");
     assertArrayEquals(new float[] {1.5f, 2f}, quoted.features());
+    Dataset unquoted = parse("Zeit;Druck, bar;label\n1;2,5;ok\n");
+    assertArrayEquals(new float[] {1f, 2.5f}, unquoted.features());
     // an empty tab-separated cell is an empty value, not skipped white space
     String empty = parseFailure("a\tb\tlabel\n1\t\tok\n");
     assertTrue(empty.contains("column 'b' (sample 0, feature 1): empty value"), empty);
-    // a thousands separator, or a decimal comma in a comma-separated file, is no number
+    // one file, one decimal mark: is 1.234 a thousand or one and a bit?
+    String mixed = parseFailure("a;label\n0,5;ok\n1.234;ok\n");
+    assertTrue(mixed.contains("line 3, column 'a' (sample 1, feature 0): '1.234' has a decimal point where line 2, "
+        + "column 'a' (sample 0, feature 0) has a decimal comma: one file has one decimal mark"), mixed);
     String thousands = parseFailure("a;label\n1.234,5;ok\n");
     assertTrue(thousands.contains("'1.234,5' is not a number"), thousands);
-    String comma = parseFailure("a,label\n\"0,5\",ok\n");
-    assertTrue(comma.contains("'0,5' is not a number"), comma);
+    // no header: a first line of numbers, whichever delimiter splits it
+    String headerless = parseFailure("0,25;1,5;0\n0,5;2;1\n");
+    assertTrue(headerless.contains("line 1 looks like data, not a header"), headerless);
     assertEquals(';', CsvFormat.delimiterOf("a;b"));
-    assertEquals(';', CsvFormat.delimiterOf("a\tb;c"), "a semicolon before a tab");
-    assertEquals('\t', CsvFormat.delimiterOf("a\tb"));
-    assertEquals(',', CsvFormat.delimiterOf("a;b,c"), "a comma before all");
+    assertEquals(';', CsvFormat.delimiterOf("Zeit;Druck, bar;label"));
+    assertEquals('\t', CsvFormat.delimiterOf("t\tp;avg\tlabel"));
+    assertEquals(',', CsvFormat.delimiterOf("a;b,c"), "a comma on a tie");
+    assertEquals(',', CsvFormat.delimiterOf("\uFEFFa"), "a single column: refused later as one");
   }
 }

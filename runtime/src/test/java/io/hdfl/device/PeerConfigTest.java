@@ -92,6 +92,12 @@ class PeerConfigTest {
         .contains("lists a peer twice"));
     assertTrue(refusal(f, A_RING_PEER + "data.ignore-columns = time, machine, time\n")
         .contains("'data.ignore-columns' is not a list of columns: column 'time' is ignored twice"));
+    assertTrue(refusal(f, A_RING_PEER + "data.ignore-columns = time,,machine\n")
+        .contains("'data.ignore-columns' is not a list of columns: an ignored column is blank"));
+    assertTrue(refusal(f, MINIMAL + "role = aggregator\nstar.clients = 2\nfeatures = 4\ndata.label-column = y\n")
+        .contains("'data.label-column' does not apply to an aggregator (it has no local data)"));
+    assertTrue(refusal(f, A_RING_PEER + "data.source = synthetic-machining\ndata.ignore-columns = t\n")
+        .contains("'data.ignore-columns' applies to a CSV 'data.train'; data.source is synthetic-machining"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> PeerConfig.read(dir.resolve("none")))
         .getMessage().endsWith("no such file"));
   }
