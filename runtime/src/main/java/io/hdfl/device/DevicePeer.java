@@ -220,7 +220,7 @@ public final class DevicePeer {
         var ringOf = new java.util.concurrent.atomic.AtomicReference<RingPeer>(); // set once the ring peer exists
         // the final model this device takes: not one the broker retains from an earlier run (FinalModelIntake)
         FinalModelIntake intake = new FinalModelIntake(ctx, cfg.classes(), previousFinals, resuming, cfg.stateDir(),
-            log);
+            log, cfg.role().equals("ring") ? cfg.ringOrder() : List.of());
         ctx.frames().subscribeKept(topics.finalModel(), 1, intake);
         // a second device under this peer id stops this one, saying so (see PeerInstance); once this process's
         // token is back, every message the broker held for the subscriptions above has been handled, and the
@@ -235,7 +235,7 @@ public final class DevicePeer {
             log.accept("WARNING: this device's instance token did not come back through the broker within "
                 + SETTLING.toSeconds() + " s (does its ACL let it publish " + topics.peerInstance(cfg.peerId())
                 + "?): a final model the broker held before this start could be taken as this run's");
-            intake.settle();
+            intake.settleWithoutToken();
           }
           List<String> ignored = intake.ignoredNow();
           if (!ignored.isEmpty()) {
@@ -447,7 +447,7 @@ public final class DevicePeer {
    * Checks that this user may write in the (existing) state directory, before a run writes there or
    * anything connects: a device that could not commit its first step stopped mid-run, naming only a file.
    */
-  private static void writable(Path stateDir) throws java.io.IOException {
+  static void writable(Path stateDir) throws java.io.IOException {
     try {
       Files.delete(Files.createTempFile(stateDir, ".write-check", ".tmp"));
     } catch (java.nio.file.FileSystemException e) { // denied, read-only
@@ -518,15 +518,35 @@ public final class DevicePeer {
       return null;
     }
     HopKeys own = hopKeys(cfg, log);
-    Roster roster;
+    AdmittedRoster admitted = admittedRoster(cfg, log);
+    if (admitted.signed() != null) {
+      RosterHistory.accept(cfg.stateDir().resolve("roster.accepted"), admitted.signed(), cfg.signedRoster());
+    }
+    checkAdmits(cfg, admitted.roster(), own, identity);
+    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster " + rosterSource(cfg));
+    return new HopCipher(cfg.settings().federation(), own, admitted.roster(), aead);
+  }
+
+  /** The roster a device admits peers by, and the signed roster it holds when the federation signs one (else null). */
+  record AdmittedRoster(Roster roster, SignedRoster signed) {}
+
+  /** Where the roster comes from: the signed roster's file, else the roster directory. */
+  static Path rosterSource(PeerConfig cfg) {
+    return cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir();
+  }
+
+  /**
+   * Reads the roster ({@code roster.dir}, and the roster signed by {@code roster.federation.key} when
+   * set), logging what it holds; records nothing.
+   */
+  static AdmittedRoster admittedRoster(PeerConfig cfg, Consumer<String> log) throws java.io.IOException {
     if (cfg.federationKey() != null) {
       SignedRoster signed = SignedRoster.read(cfg.signedRoster(), FederationKey.readPublic(cfg.federationKey()));
       if (!signed.federation().equals(cfg.settings().federation())) {
         throw new IllegalArgumentException(cfg.signedRoster() + ": is the roster of federation '" + signed.federation()
             + "', not of '" + cfg.settings().federation() + "'");
       }
-      RosterHistory.accept(cfg.stateDir().resolve("roster.accepted"), signed, cfg.signedRoster());
-      roster = Roster.open(cfg.rosterDir(), signed);
+      Roster roster = Roster.open(cfg.rosterDir(), signed);
       log.accept("roster version " + signed.version() + " (issued " + signed.issued() + ") signed by the federation key "
           + cfg.federationKey() + ": " + signed.members().size() + " members, " + signed.revoked().size() + " revoked"
           + (java.nio.file.Files.isDirectory(cfg.rosterDir()) ? ", plus the keys pinned in " + cfg.rosterDir() : ""));
@@ -539,19 +559,25 @@ public final class DevicePeer {
             + "(hdfl roster sign --revoke ID, or a line in " + cfg.rosterDir().resolve(Roster.REVOKED_FILE)
             + ") or remove their files");
       }
-    } else {
-      try {
-        roster = Roster.open(cfg.rosterDir());
-      } catch (java.nio.file.NoSuchFileException e) {
-        throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy "
-            + "every peer's <id>" + HopKeys.PUBLIC_SUFFIX + " and <id>.pub (from its state directory's keys/, after 'hdfl "
-            + "peer --init') "
-            + "there, or set 'roster.federation.key' to admit the peers of a roster signed by the federation");
-      }
+      return new AdmittedRoster(roster, signed);
     }
+    try {
+      return new AdmittedRoster(Roster.open(cfg.rosterDir()), null);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException("roster directory " + cfg.rosterDir() + " not found ('roster.dir'): copy "
+          + "every peer's <id>" + HopKeys.PUBLIC_SUFFIX + " and <id>.pub (from its state directory's keys/, after 'hdfl "
+          + "peer --init') "
+          + "there, or set 'roster.federation.key' to admit the peers of a roster signed by the federation");
+    }
+  }
+
+  /**
+   * Checks that {@code roster} admits this device under its own keys and, for a ring peer, every peer
+   * of the order: a ring peer opens its neighbours' models (their .kx.pub) and checks the final
+   * model's signature (the signer's .pub); without either the run would end in a timeout, not an error.
+   */
+  static void checkAdmits(PeerConfig cfg, Roster roster, HopKeys own, PeerKeys identity) {
     checkOwnKeys(cfg, roster, own, identity);
-    // a ring peer opens its neighbours' models (their .kx.pub) and checks the final model's signature
-    // (the signer's .pub): without either the run would end in a timeout, not an error
     List<String> partners = cfg.role().equals("ring") ? cfg.ringOrder() : List.of();
     List<String> missing = new ArrayList<>();
     for (String id : partners) {
@@ -563,14 +589,10 @@ public final class DevicePeer {
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("roster " + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir())
-          + " does not admit " + missing + ": " + (cfg.federationKey() != null ? "have the federation sign a roster "
-          + "with them" : "add their <id>" + HopKeys.PUBLIC_SUFFIX + " and <id>.pub files") + " (or remove them from "
-          + "'ring.order')");
+      throw new IllegalArgumentException("roster " + rosterSource(cfg) + " does not admit " + missing + ": "
+          + (cfg.federationKey() != null ? "have the federation sign a roster with them" : "add their <id>"
+          + HopKeys.PUBLIC_SUFFIX + " and <id>.pub files") + " (or remove them from 'ring.order')");
     }
-    log.accept("hops encrypted with " + aead.configName() + " for the peers in roster "
-        + (cfg.federationKey() != null ? cfg.signedRoster() : cfg.rosterDir()));
-    return new HopCipher(cfg.settings().federation(), own, roster, aead);
   }
 
   /**
@@ -616,12 +638,12 @@ public final class DevicePeer {
   }
 
   /** The private key file of the peer's X25519 key ({@link #hopKeys}). */
-  private static Path hopKeyFile(PeerConfig cfg) {
+  static Path hopKeyFile(PeerConfig cfg) {
     return cfg.stateDir().resolve(cfg.peerId() + ".kx");
   }
 
   /** The private key file of the peer's Ed25519 identity ({@link #identity}). */
-  private static Path identityFile(PeerConfig cfg) {
+  static Path identityFile(PeerConfig cfg) {
     return cfg.stateDir().resolve(cfg.peerId() + ".key");
   }
 
@@ -648,14 +670,24 @@ public final class DevicePeer {
   }
 
   /** The device's MQTT client id: its federation and peer id. */
-  private static String clientId(PeerConfig cfg) {
+  static String clientId(PeerConfig cfg) {
     return cfg.settings().federation() + "-" + cfg.peerId();
   }
 
   private static Transport connect(PeerConfig cfg, Topics topics) throws Exception {
     String clientId = clientId(cfg);
-    MqttSettings.Builder b = MqttSettings.builder(cfg.broker()).clientId(clientId)
+    MqttSettings.Builder b = brokerSettings(cfg, clientId)
         .will(new LastWill(topics.peer(cfg.peerId()), OFFLINE.getBytes(StandardCharsets.UTF_8), 1, true));
+    try {
+      return MqttTransport.connect(b.build());
+    } catch (io.hdfl.transport.TransportException e) {
+      throw ClientIdClash.onConnect(e, clientId);
+    }
+  }
+
+  /** The device's broker ({@code broker}, its credentials and TLS files) for a connection as {@code clientId}. */
+  static MqttSettings.Builder brokerSettings(PeerConfig cfg, String clientId) {
+    MqttSettings.Builder b = MqttSettings.builder(cfg.broker()).clientId(clientId);
     if (cfg.username() != null) {
       b.credentials(cfg.username(), cfg.password() == null ? "" : cfg.password());
     }
@@ -668,11 +700,7 @@ public final class DevicePeer {
       }
       b.clientCertificate(cfg.clientCert(), cfg.clientKey());
     }
-    try {
-      return MqttTransport.connect(b.build());
-    } catch (io.hdfl.transport.TransportException e) {
-      throw ClientIdClash.onConnect(e, clientId);
-    }
+    return b;
   }
 
   /**
@@ -719,13 +747,13 @@ public final class DevicePeer {
   }
 
   /** What a model in a checkpoint must match, as a received one. */
-  private static io.hdfl.codec.Expectations expectations(FederationSettings s) {
+  static io.hdfl.codec.Expectations expectations(FederationSettings s) {
     return io.hdfl.codec.Expectations.builder().federation(s.federation()).encoder(s.encoder().kind().id())
         .features(s.encoder().features()).basisSeed(s.encoder().basisSeed()).dim(s.encoder().dim()).build();
   }
 
   /** The device profile of {@code energy.profile}, else this machine's default. */
-  private static io.hdfl.sensors.energy.DeviceProfile profile(PeerConfig cfg) {
+  static io.hdfl.sensors.energy.DeviceProfile profile(PeerConfig cfg) {
     return DeviceProfiles.resolve(cfg.profile() != null ? cfg.profile() : DeviceProfiles.defaultName());
   }
 
@@ -766,7 +794,7 @@ public final class DevicePeer {
   }
 
   /** The meter {@code energy.meter} names (an INA219), else the best one found (read in the background either way). */
-  private static DetectedMeter energyMeter(PeerConfig cfg, io.hdfl.sensors.energy.DeviceProfile profile) {
+  static DetectedMeter energyMeter(PeerConfig cfg, io.hdfl.sensors.energy.DeviceProfile profile) {
     if (cfg.ina219() == null) {
       return EnergyMeters.forRuns(profile);
     }

@@ -39,6 +39,9 @@ final class FinalModelIntake implements MessageHandler {
   private final Path stateDir;
   private final Consumer<String> log;
   private final AtomicBoolean settled;
+  /** Whether this device's own token came back: only then can a model be told live from one held before. */
+  private final AtomicBoolean tokenBack = new AtomicBoolean();
+  private final List<String> ringOrder;
   private final Set<String> ignored = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final List<String> ignoredInOrder = java.util.Collections.synchronizedList(new ArrayList<>());
   private final AtomicBoolean toldRemembered = new AtomicBoolean();
@@ -51,10 +54,13 @@ final class FinalModelIntake implements MessageHandler {
    * @param classes this device's class count ({@code classes})
    * @param remembered the digests in {@code previous-final.ckpt}
    * @param resuming whether this start resumes a run (then order tells nothing: it is settled at once)
+   * @param ringOrder a ring device's order (empty for other roles): a ring device configured apart from
+   *     the peers that took part in a signed final model stops ({@link #apartFrom})
    */
   FinalModelIntake(PeerContext ctx, int classes, Set<String> remembered, boolean resuming, Path stateDir,
-      Consumer<String> log) {
+      Consumer<String> log, List<String> ringOrder) {
     this.ctx = ctx;
+    this.ringOrder = List.copyOf(ringOrder);
     this.classes = classes;
     this.remembered = Set.copyOf(remembered);
     this.stateDir = stateDir;
@@ -74,6 +80,15 @@ final class FinalModelIntake implements MessageHandler {
 
   /** From now on a final model that passes the checks is taken: this device's own token is back. */
   void settle() {
+    settled.set(true);
+    tokenBack.set(true);
+  }
+
+  /**
+   * From now on a final model that passes the checks is taken, although this device's token did not
+   * come back: none stops the device as configured apart, since one the broker held before may look live.
+   */
+  void settleWithoutToken() {
     settled.set(true);
   }
 
@@ -98,6 +113,9 @@ final class FinalModelIntake implements MessageHandler {
       return;
     }
     boolean before = !settled.get(); // read once: the checks below take time
+    // a ring's final model, signed, published while this device listened, under other settings: the run is
+    // over for the peers that took part, and this device was configured apart from them
+    boolean mayStop = !retained && tokenBack.get() && !ringOrder.isEmpty() && ctx.encrypted();
     String problem;
     ModelEnvelope env = null;
     try {
@@ -105,17 +123,15 @@ final class FinalModelIntake implements MessageHandler {
       problem = problem(env);
     } catch (EnvelopeException e) {
       problem = e.getMessage();
-      // this run's final model, signed, published while this device listened, under other settings: the run
-      // is over for the others, and this device was configured apart from them (or they from it)
-      String apart = before || retained ? null
-          : SettingsMismatch.ofSigned(ctx, payload, e, ModelEnvelope.Kind.FINAL_MODEL, 1);
+      String apart = !mayStop ? null
+          : SettingsMismatch.ofSigned(ctx, payload, e, ModelEnvelope.Kind.FINAL_MODEL, 1, this::apartFrom);
       if (apart != null) {
         taken.completeExceptionally(new IllegalArgumentException(apart));
         return;
       }
     }
     if (problem == null && env.classes() != classes) {
-      if (!before && !retained && ctx.encrypted() && env.round() <= ctx.settings().rounds()) { // signed: checked
+      if (mayStop && env.round() <= ctx.settings().rounds() && apartFrom(env)) { // signed: checked above
         taken.completeExceptionally(new IllegalArgumentException(SettingsMismatch.stopForClasses(env, classes)));
         return;
       }
@@ -150,6 +166,30 @@ final class FinalModelIntake implements MessageHandler {
       peer.finalSeen(env); // before this device stops: a hand-off it gives up then publishes no final
     }
     taken.complete(new FinalFrame(env, digest));
+  }
+
+  /**
+   * Whether {@code env}, a final model of other settings than this device's, shows this device apart
+   * from the ring: its sender is of the ring's order, and the updates it carries are of at least two
+   * peers other than this device. A ring's first peer configured apart, whose round-1 model every
+   * other peer refused, skips them all and publishes its own model as final: that one must not stop
+   * the devices configured alike.
+   */
+  private boolean apartFrom(ModelEnvelope env) {
+    if (!ringOrder.contains(env.sender())) {
+      return false;
+    }
+    Set<String> took = new java.util.HashSet<>();
+    for (String line : env.ledgerLines()) {
+      try {
+        took.add(io.hdfl.privacy.ledger.LedgerCodec.parse(line).peer());
+      } catch (io.hdfl.privacy.ledger.LedgerFormatException e) {
+        // not counted
+      }
+    }
+    took.remove(ctx.id());
+    took.retainAll(ringOrder);
+    return took.size() >= 2;
   }
 
   /** Why {@code env} is no final model of this run (its kind, its signature), or null. */

@@ -17,7 +17,8 @@ import java.util.List;
  * final model) signed under the roster counts (hops encrypted): without signatures anyone could send
  * such a model, and it is refused as before. A ring model refused on a device's inbox does not count:
  * there the sender may be the device configured apart, and its successors, stopping one after the
- * other, would end the run; it is the final model, which every device receives, that tells.
+ * other, would end the run; the final model tells, where other peers than its sender took part in it
+ * (a ring's first peer configured apart, refused by every other, publishes its own model as final).
  */
 public final class SettingsMismatch {
   private SettingsMismatch() {}
@@ -30,6 +31,16 @@ public final class SettingsMismatch {
    */
   public static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind,
       int firstRound) {
+    return ofSigned(ctx, payload, e, kind, firstRound, env -> true);
+  }
+
+  /**
+   * {@link #ofSigned(PeerContext, byte[], EnvelopeException, ModelEnvelope.Kind, int)} for a model that
+   * also passes {@code tells} (whether it speaks for the federation: a ring's final model that other
+   * peers took part in, not one a lone peer configured apart published after everyone refused it).
+   */
+  public static String ofSigned(PeerContext ctx, byte[] payload, EnvelopeException e, ModelEnvelope.Kind kind,
+      int firstRound, java.util.function.Predicate<ModelEnvelope> tells) {
     switch (e.reason()) {
       case WRONG_ENCODER, WRONG_FEATURES, WRONG_BASIS_SEED, WRONG_DIMENSION -> { }
       default -> {
@@ -46,7 +57,7 @@ public final class SettingsMismatch {
       return null;
     }
     if (env.kind() != kind || env.round() < firstRound || env.round() > ctx.settings().rounds()
-        || ctx.broadcastProblem(env) != null) {
+        || ctx.broadcastProblem(env) != null || !tells.test(env)) {
       return null;
     }
     var mine = ctx.settings().encoder();

@@ -229,7 +229,8 @@ public final class AtomicFile {
       if (!full(fs.getReason())) {
         return e;
       }
-      var told = new java.nio.file.FileSystemException(fs.getFile(), fs.getOtherFile(), fs.getReason() + FULL);
+      var told = new java.nio.file.FileSystemException(fs.getFile() != null ? fs.getFile() : file.toString(),
+          fs.getOtherFile(), fs.getReason() + FULL);
       told.initCause(e);
       return told;
     }

@@ -34,25 +34,41 @@ public final class RosterHistory {
    */
   public static void accept(Path file, SignedRoster roster, Path rosterFile) throws IOException {
     Map<String, Accepted> records = read(file, rosterFile);
-    Accepted before = records.get(roster.federation());
-    if (before != null) {
-      if (roster.version() < before.version()) {
-        throw new IllegalArgumentException(rosterFile + ": roster version " + roster.version() + " is older than "
-            + "version " + before.version() + ", which this device accepted before (" + file + "); refusing a rollback");
-      }
-      if (roster.version() == before.version() && !roster.sha256().equals(before.sha256())) {
-        throw new IllegalArgumentException(rosterFile + ": a different roster with version " + before.version()
-            + " was accepted before (" + file + "); a new roster needs a new version");
-      }
-      if (roster.version() == before.version()) {
-        return;
-      }
+    if (!newer(records, file, roster, rosterFile)) {
+      return;
     }
     records.put(roster.federation(), new Accepted(roster.version(), roster.sha256()));
     StringBuilder text = new StringBuilder();
     records.forEach((federation, a) -> text.append(federation).append(' ').append(a.version()).append(' ')
         .append(a.sha256()).append('\n'));
     AtomicFile.write(file, out -> out.write(text.toString().getBytes(StandardCharsets.US_ASCII)));
+  }
+
+  /**
+   * Checks, as {@link #accept} does, that {@code roster} would be accepted, recording nothing (a
+   * device's {@code --check}).
+   *
+   * @throws IllegalArgumentException as {@link #accept} does
+   */
+  public static void check(Path file, SignedRoster roster, Path rosterFile) throws IOException {
+    newer(read(file, rosterFile), file, roster, rosterFile);
+  }
+
+  /** Whether {@code roster} is newer than its federation's record (false: the same one); refuses an older or another one. */
+  private static boolean newer(Map<String, Accepted> records, Path file, SignedRoster roster, Path rosterFile) {
+    Accepted before = records.get(roster.federation());
+    if (before == null) {
+      return true;
+    }
+    if (roster.version() < before.version()) {
+      throw new IllegalArgumentException(rosterFile + ": roster version " + roster.version() + " is older than "
+          + "version " + before.version() + ", which this device accepted before (" + file + "); refusing a rollback");
+    }
+    if (roster.version() == before.version() && !roster.sha256().equals(before.sha256())) {
+      throw new IllegalArgumentException(rosterFile + ": a different roster with version " + before.version()
+          + " was accepted before (" + file + "); a new roster needs a new version");
+    }
+    return roster.version() != before.version();
   }
 
   /** The records in {@code file} by federation (none if there is no file). */

@@ -49,7 +49,7 @@ class FinalModelIntakeTest {
     Transport t = new LoopbackBroker().connect("press-01");
     ctx = new PeerContext("press-01", SETTINGS, t, null, null, VectorKernelsProvider.scalar(), r -> { },
         new FrameChannel(t, 0));
-    return new FinalModelIntake(ctx, 3, remembered, resuming, Path.of("state/press-01"), said::add);
+    return new FinalModelIntake(ctx, 3, remembered, resuming, Path.of("state/press-01"), said::add, List.of());
   }
 
   /**
