@@ -37,8 +37,17 @@ final class PeerCommand implements Callable<Integer> {
       + "retain, is ignored). Without it a finished run is only reported, and a run in progress is always resumed.")
   boolean newRun;
 
+  @Option(names = "--check", description = "Only check whether this device is ready for a run (settings, state "
+      + "directory, keys, roster, data, broker and who is online, energy meter), recording nothing; exit 0 if it is, "
+      + "1 if a check failed.")
+  boolean check;
+
   @Override
   public Integer call() throws Exception {
+    if (check && (init || newRun)) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--check only checks and starts nothing: "
+          + "give it alone (hdfl peer --config " + config + " --check)");
+    }
     if (init && newRun) { // --init only creates the identity: a --new-run with it would be silently ignored
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--init only creates this device's identity "
           + "and starts no run: give --new-run to the run that follows (hdfl peer --config " + config + " --new-run)");
@@ -49,6 +58,14 @@ final class PeerCommand implements Callable<Integer> {
     if (!repeated.isEmpty()) {
       err.println("hdfl peer " + cfg.peerId() + ": WARNING: " + config + " sets " + repeated + " more than once; the "
           + "last line of each counts");
+    }
+    if (check) {
+      PrintWriter out = spec.commandLine().getOut();
+      int failed = new io.hdfl.device.DeviceCheck(cfg, config).run(line -> {
+        out.println(line);
+        out.flush();
+      });
+      return failed == 0 ? 0 : 1;
     }
     if (init) {
       java.nio.file.Path pub = new DevicePeer(cfg, VectorKernelsProvider.get()).init(line -> {

@@ -951,6 +951,68 @@ class PeerCommandTest {
   }
 
   /**
+   * {@code --check} says, all at once, whether a device is ready for a run (a start stops at its first
+   * problem), and records nothing: no key is created, no run begun; and it connects under a client id of
+   * its own, so it can run beside the device's service.
+   */
+  @Test
+  void checkSaysWhetherADeviceIsReadyAndRecordsNothing() throws Exception {
+    try (EmbeddedBroker broker = new EmbeddedBroker().start()) {
+      String order = "ring.order = press-01, press-02";
+      Path one = config("press-01", "ring", broker.uri(), order);
+      Path two = config("press-02", "ring", broker.uri(), order);
+      String[] before = cli("peer", "--config", one.toString(), "--check");
+      assertEquals("1", before[0], before[1] + before[2]);
+      String out = before[1];
+      assertTrue(out.contains("FAILED   keys      no identity in " + dir.resolve("state/press-01") + " yet: create it with hdfl peer --config "
+          + one + " --init, and put its public keys into the roster"), out);
+      assertTrue(out.contains("FAILED   roster    roster directory "), out);
+      assertTrue(out.contains("ok       data      " + dir.resolve("press-01.choir_dat") + ": 45 samples x "), out);
+      assertTrue(out.contains("ok       broker    " + broker.uri() + " answered in "), out);
+      assertTrue(out.contains("(as client 'plant-7-press-01-check'); peers online now: []; not online yet: [press-02]"),
+          out);
+      assertTrue(out.contains("warning  settings  'press-01' of federation 'plant-7', ring peer of 2 in the order "
+          + "[press-01, press-02]"), out);
+      assertTrue(out.contains("ok       state.dir " + dir.resolve("state/press-01") + " will be created; no run yet"), out);
+      assertTrue(out.endsWith("not ready: 2 of 7 checks failed\n"), out);
+      assertFalse(Files.exists(dir.resolve("state/press-01")), "nothing created");
+
+      enrol(List.of(one, two));
+      List<Path> stateBefore;
+      try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("state/press-01"))) {
+        stateBefore = files.sorted().toList();
+      }
+      // the other device online, and one announced under this device's own id (its service, or a twin)
+      try (io.hdfl.transport.Transport announcer = io.hdfl.transport.MqttTransport.connect(
+          io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("announcer").build())) {
+        for (String id : List.of("press-01", "press-02")) {
+          announcer.publish(new io.hdfl.federation.Topics("plant-7").peer(id),
+              "online".getBytes(java.nio.charset.StandardCharsets.UTF_8), 1, true);
+        }
+      }
+      String[] ready = cli("peer", "--config", one.toString(), "--check");
+      assertEquals("0", ready[0], ready[1] + ready[2]);
+      out = ready[1];
+      assertTrue(out.contains("ok       keys      " + dir.resolve("state/press-01/press-01.key") + " and "
+          + dir.resolve("state/press-01/press-01.kx") + " "
+          + "(owner-only)"), out);
+      assertTrue(out.contains("ok       roster    " + dir.resolve("roster") + " admits this device with its own keys and every peer of the "
+          + "order; hops encrypted with "), out);
+      assertTrue(out.contains("ok       state.dir " + dir.resolve("state/press-01") + " is writable; no run yet"), out);
+      assertTrue(out.contains("warning  broker    ") && out.contains("peers online now: [press-01, press-02]; every "
+          + "other peer of the order is online; 'press-01' itself is announced online: this device's service is "
+          + "running, or another device has this peer.id"), out);
+      assertTrue(out.endsWith("ready: every check passed (hdfl peer --config " + one + " starts the run)\n"), out);
+      try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("state/press-01"))) {
+        assertEquals(stateBefore, files.sorted().toList(), "the check wrote nothing");
+      }
+      String[] both = cli("peer", "--config", one.toString(), "--check", "--new-run");
+      assertEquals("2", both[0], both[1] + both[2]);
+      assertTrue(both[2].contains("--check only checks and starts nothing"), both[2]);
+    }
+  }
+
+  /**
    * A device whose connection was lost while it waited (here cut once by a proxy; two devices with one
    * peer.id take it from each other the same way) names that with what may be behind it when it stops:
    * before, it said only that its peers did not come online, which read as their problem.

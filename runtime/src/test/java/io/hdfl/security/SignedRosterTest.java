@@ -95,6 +95,15 @@ class SignedRosterTest {
     SignedRoster otherV4 = SignedRoster.parse("r", doc(4, Set.of()), FED.publicKey());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> RosterHistory.accept(record, otherV4, file))
         .getMessage().contains("a different roster with version 4 was accepted before"));
+    // a device's --check refuses as accepting does, and records nothing
+    String recorded = Files.readString(record);
+    assertEquals(e.getMessage(), assertThrows(IllegalArgumentException.class,
+        () -> RosterHistory.check(record, v3, file)).getMessage());
+    SignedRoster v5 = SignedRoster.parse("r", doc(5, Set.of("press-02")), FED.publicKey());
+    RosterHistory.check(record, v5, file);
+    assertEquals(recorded, Files.readString(record), "a check accepts nothing");
+    RosterHistory.check(dir.resolve("none"), v3, file);
+    assertFalse(Files.exists(dir.resolve("none")));
   }
 
   /**

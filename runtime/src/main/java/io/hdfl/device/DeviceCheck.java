@@ -1,0 +1,221 @@
+package io.hdfl.device;
+
+import io.hdfl.data.Dataset;
+import io.hdfl.data.Datasets;
+import io.hdfl.federation.FederationSettings;
+import io.hdfl.federation.PeerList;
+import io.hdfl.federation.Topics;
+import io.hdfl.privacy.ledger.PeerKeys;
+import io.hdfl.security.HopKeys;
+import io.hdfl.security.RosterHistory;
+import io.hdfl.sensors.energy.DetectedMeter;
+import io.hdfl.transport.MqttTransport;
+import io.hdfl.transport.Transport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * {@code hdfl peer --config FILE --check}: whether a device is ready for a run, checked the way a
+ * start checks it but without starting one, and all at once (a start stops at its first problem): the
+ * settings, the state directory, the device's keys, the roster, the data, the broker (with who is
+ * online) and the energy meter. It records nothing (no key is created, no roster accepted, no run
+ * begun) and connects under its own client id ({@code <federation>-<peer.id>-check}, no last will),
+ * so that it can run beside the device's service without taking its connection.
+ */
+public final class DeviceCheck {
+  /** How long the check listens for the peers' retained announcements. */
+  static final Duration LISTEN = Duration.ofMillis(1500);
+
+  /** A check's outcome: ok, a warning (the run can go on), or a failure (the start would stop). */
+  enum Verdict {
+    OK("ok"), WARN("warning"), FAIL("FAILED");
+
+    private final String word;
+
+    Verdict(String word) {
+      this.word = word;
+    }
+  }
+
+  /** One check: what it looked at and what it found. */
+  record Item(String what, Verdict verdict, String detail) {
+    String line() {
+      return String.format("%-8s %-9s %s", verdict.word, what, detail);
+    }
+  }
+
+  private final PeerConfig cfg;
+  private final Path configFile;
+
+  public DeviceCheck(PeerConfig cfg, Path configFile) {
+    this.cfg = cfg;
+    this.configFile = configFile;
+  }
+
+  /** A step that finds one {@link Item}; an exception is its failure, in its message. */
+  @FunctionalInterface
+  private interface Step {
+    Item run() throws Exception;
+  }
+
+  /** Runs every check, writing each one's line to {@code out}; returns how many failed. */
+  public int run(Consumer<String> out) {
+    int failed = 0;
+    Step[] steps = {this::settings, this::stateDir, this::keys, this::roster, this::data, this::broker, this::energy};
+    String[] names = {"settings", "state.dir", "keys", "roster", "data", "broker", "energy"};
+    for (int i = 0; i < steps.length; i++) {
+      Item item;
+      try {
+        item = steps[i].run();
+      } catch (Exception | Error e) {
+        item = new Item(names[i], Verdict.FAIL, e.getMessage() == null ? e.toString() : e.getMessage());
+      }
+      failed += item.verdict() == Verdict.FAIL ? 1 : 0;
+      out.accept(item.line());
+    }
+    out.accept(failed == 0 ? "ready: every check passed (hdfl peer --config " + configFile + " starts the run)"
+        : "not ready: " + failed + " of " + steps.length + " checks failed");
+    return failed;
+  }
+
+  private Item settings() {
+    FederationSettings s = cfg.settings();
+    String role = switch (cfg.role()) {
+      case "ring" -> "ring peer of " + cfg.ringOrder().size() + " in the order " + cfg.ringOrder();
+      case "star-client" -> "star client";
+      default -> "aggregator of " + cfg.starClients() + " client(s), quorum " + s.quorum();
+    };
+    String detail = "'" + cfg.peerId() + "' of federation '" + s.federation() + "', " + role + "; " + s.rounds()
+        + " rounds, " + s.encoder().kind().id() + " encoder, dim " + s.encoder().dim() + ", " + cfg.classes()
+        + " classes, privacy " + s.privacy().name().toLowerCase(java.util.Locale.ROOT) + " (epsilon "
+        + s.params().epsilon() + "), noise " + cfg.noise();
+    return cfg.noise().equals("seeded")
+        ? new Item("settings", Verdict.WARN, detail + ": seeded noise can be removed by anyone who knows the seed, "
+            + "not for deployment ('noise = secure')")
+        : new Item("settings", Verdict.OK, detail);
+  }
+
+  private Item stateDir() throws Exception {
+    Path dir = cfg.stateDir();
+    if (!Files.isDirectory(dir)) {
+      Path existing = dir.toAbsolutePath().getParent();
+      while (existing != null && !Files.exists(existing)) {
+        existing = existing.getParent();
+      }
+      if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+        return new Item("state.dir", Verdict.FAIL, dir + " does not exist and cannot be created by this user ("
+            + existing + " is not a directory it may write in): give it a directory it owns");
+      }
+      return new Item("state.dir", Verdict.OK, dir + " will be created; no run yet");
+    }
+    DevicePeer.writable(dir);
+    StateCheckpoints checkpoints = new StateCheckpoints(dir, cfg.settings().federation(), cfg.peerId(), cfg.role(),
+        DevicePeer.expectations(cfg.settings()));
+    java.util.OptionalInt finished = checkpoints.finished();
+    String run = finished.isPresent() ? "a run that finished after round " + finished.getAsInt() + " (a start reports "
+        + "it; --new-run starts another)" : checkpoints.inProgress() ? "a run in progress (a start resumes it)"
+        : "no run yet";
+    return new Item("state.dir", Verdict.OK, dir + " is writable; " + run);
+  }
+
+  private Item keys() throws Exception {
+    Path identity = DevicePeer.identityFile(cfg);
+    Path hop = DevicePeer.hopKeyFile(cfg);
+    boolean needsHop = cfg.settings().encryption() != null;
+    if (!Files.exists(identity) || (needsHop && !Files.exists(hop))) {
+      return new Item("keys", Verdict.FAIL, "no identity in " + cfg.stateDir() + " yet: create it with hdfl peer "
+          + "--config " + configFile + " --init, and put its public keys into the roster");
+    }
+    PeerKeys.load(cfg.peerId(), identity);
+    if (needsHop) {
+      HopKeys.load(cfg.peerId(), hop);
+    }
+    return new Item("keys", Verdict.OK, identity + (needsHop ? " and " + hop : "") + " (owner-only)");
+  }
+
+  private Item roster() throws Exception {
+    if (cfg.settings().encryption() == null) {
+      return new Item("roster", Verdict.WARN, "hops are NOT encrypted ('encryption = none'): the broker and any "
+          + "subscriber can read the models, and nothing authenticates them");
+    }
+    List<String> said = new ArrayList<>();
+    DevicePeer.AdmittedRoster admitted = DevicePeer.admittedRoster(cfg, said::add);
+    if (admitted.signed() != null) {
+      RosterHistory.check(cfg.stateDir().resolve("roster.accepted"), admitted.signed(), cfg.signedRoster());
+    }
+    Path identity = DevicePeer.identityFile(cfg);
+    Path hop = DevicePeer.hopKeyFile(cfg);
+    if (!Files.exists(identity) || !Files.exists(hop)) {
+      return new Item("roster", Verdict.FAIL, DevicePeer.rosterSource(cfg) + " read; whether it admits this device "
+          + "cannot be told before its keys exist (above)");
+    }
+    DevicePeer.checkAdmits(cfg, admitted.roster(), HopKeys.load(cfg.peerId(), hop),
+        PeerKeys.load(cfg.peerId(), identity));
+    String warning = said.stream().filter(l -> l.startsWith("WARNING: ")).findFirst().orElse(null);
+    String detail = DevicePeer.rosterSource(cfg) + " admits this device with its own keys" + (cfg.role().equals("ring")
+        ? " and every peer of the order" : "") + "; hops encrypted with " + cfg.settings().encryption().configName();
+    return warning == null ? new Item("roster", Verdict.OK, detail)
+        : new Item("roster", Verdict.WARN, detail + "; " + warning.substring("WARNING: ".length()));
+  }
+
+  private Item data() throws Exception {
+    if (cfg.role().equals("aggregator")) {
+      return new Item("data", Verdict.OK, "an aggregator learns from no data of its own (features "
+          + cfg.settings().encoder().features() + ")");
+    }
+    if (cfg.signal() != null) {
+      return new Item("data", Verdict.OK, "live data from '" + cfg.signal().source() + "', windows of "
+          + cfg.signal().windowSize() + " samples: opened when the run starts, not by this check");
+    }
+    Dataset d = Datasets.load(cfg.trainData(), cfg.loadOptions());
+    if (d.numClasses() > cfg.classes()) {
+      return new Item("data", Verdict.FAIL, cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
+          + " but 'classes' is " + cfg.classes());
+    }
+    return new Item("data", Verdict.OK, cfg.trainData() + ": " + d.size() + " samples x " + d.featureCount()
+        + " features, " + d.numClasses() + " classes " + PeerList.of(d.classNames()));
+  }
+
+  private Item broker() throws Exception {
+    String clientId = DevicePeer.clientId(cfg) + "-check";
+    long t0 = System.nanoTime();
+    Set<String> online;
+    long connectMs;
+    try (Transport t = MqttTransport.connect(DevicePeer.brokerSettings(cfg, clientId).build())) {
+      connectMs = (System.nanoTime() - t0) / 1_000_000;
+      PeerAnnouncements peers = PeerAnnouncements.follow(t, new Topics(cfg.settings().federation()));
+      Thread.sleep(LISTEN.toMillis()); // the retained announcements come right after the subscription
+      online = new TreeSet<>(peers.onlineNow());
+    }
+    String detail = cfg.broker() + " answered in " + connectMs + " ms (as client '" + clientId + "'); peers online "
+        + "now: " + PeerList.of(online);
+    if (cfg.role().equals("ring")) {
+      Set<String> absent = new TreeSet<>(cfg.ringOrder());
+      absent.removeAll(online);
+      absent.remove(cfg.peerId());
+      detail += absent.isEmpty() ? "; every other peer of the order is online"
+          : "; not online yet: " + PeerList.of(absent) + " (the first peer starts round 1 once all are)";
+    }
+    if (online.contains(cfg.peerId())) {
+      return new Item("broker", Verdict.WARN, detail + "; '" + cfg.peerId() + "' itself is announced online: this "
+          + "device's service is running, or another device has this peer.id");
+    }
+    return new Item("broker", Verdict.OK, detail);
+  }
+
+  private Item energy() {
+    DetectedMeter meter = DevicePeer.energyMeter(cfg, DevicePeer.profile(cfg));
+    try {
+      String reason = meter.reason();
+      return new Item("energy", Verdict.OK, reason.startsWith("energy: ") ? reason.substring(8) : reason);
+    } finally {
+      meter.meter().close();
+    }
+  }
+}
