@@ -61,7 +61,7 @@ final class PeerCommand implements Callable<Integer> {
     }
     if (check) {
       PrintWriter out = spec.commandLine().getOut();
-      int failed = new io.hdfl.device.DeviceCheck(cfg, config).run(line -> {
+      int failed = new io.hdfl.device.DeviceCheck(cfg, config, UserErrorHandler::userMessage).run(line -> {
         out.println(line);
         out.flush();
       });

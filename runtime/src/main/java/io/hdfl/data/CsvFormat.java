@@ -25,8 +25,9 @@ import java.util.zip.GZIPOutputStream;
  *   <li>The first non-blank line is a header row of column names; it is required, and a first
  *       line that is all numbers is rejected as a missing header. Blank lines are skipped.
  *   <li>The delimiter is the header's: of a comma, a semicolon and a tab, the one that splits it
- *       (outside quotes) into the most fields; a comma on a tie (a spreadsheet saved as CSV under a
- *       locale whose decimal mark is a comma writes semicolons). Where it is a semicolon, numbers may
+ *       (outside quotes) into the most fields; on a tie a semicolon, then a comma (a spreadsheet saved
+ *       as CSV under a locale whose decimal mark is a comma writes semicolons, and its column names
+ *       may hold commas). Where it is a semicolon, numbers may
  *       have a decimal comma ({@code 0,25}), and a file that has both decimal commas and decimal
  *       points is refused (is {@code 1.234} a thousand?).
  *   <li>The label column is chosen by {@link LoadOptions#labelColumnName()} or {@link
@@ -388,12 +389,16 @@ public final class CsvFormat {
     return found;
   }
 
-  /** The delimiters a file may have, in the order that settles a tie. */
-  private static final char[] DELIMITERS = {',', ';', '\t'};
+  /**
+   * The delimiters a file may have, in the order that settles a tie: a semicolon first, since the
+   * column names of a semicolon-separated file often hold commas ("Druck, bar", "400,5"), those of a
+   * comma-separated one rarely semicolons.
+   */
+  private static final char[] DELIMITERS = {';', ',', '\t'};
 
   /**
    * The delimiter of a file whose header is {@code header}: of a comma, a semicolon and a tab, the
-   * one it has most often outside quotes (the first of them on a tie; a comma if it has none).
+   * one it has most often outside quotes (a semicolon, then a comma, on a tie; a comma if it has none).
    */
   static char delimiterOf(String header) {
     char best = ',';
@@ -502,8 +507,10 @@ public final class CsvFormat {
       v = Float.parseFloat(marks.normalized(cell, source, where));
     } catch (NumberFormatException e) {
       // text in the first row: most likely a column of another kind (a time stamp, a machine id)
-      boolean text = sample == 0 && !cell.matches("[+-]?[0-9.,]*");
-      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number" + (!text ? ""
+      boolean text = sample == 0 && !cell.matches("[+-]?[0-9]*[.,]?[0-9]*([eE][+-]?[0-9]+)?");
+      boolean decimalComma = !marks.commaAllowed && cell.matches("[+-]?[0-9]*,[0-9]+([eE][+-]?[0-9]+)?");
+      throw new DatasetFormatException(source, where + ": " + quote(cell) + " is not a number" + (decimalComma
+          ? " (decimal commas are read in semicolon-separated files only)" : !text ? ""
           : " (a column that holds no feature, a time stamp say, can be left out: --ignore-columns "
               + ignoreSuggestion(header, col, true) + ", or 'data.ignore-columns = " + ignoreSuggestion(header, col, false)
               + "' in a device's config)"));

@@ -4,6 +4,7 @@ import io.hdfl.data.Dataset;
 import io.hdfl.data.Datasets;
 import io.hdfl.federation.FederationSettings;
 import io.hdfl.federation.PeerList;
+import io.hdfl.federation.ReleaseLog;
 import io.hdfl.federation.Topics;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.security.HopKeys;
@@ -25,8 +26,9 @@ import java.util.function.Consumer;
  * start checks it but without starting one, and all at once (a start stops at its first problem): the
  * settings, the state directory, the device's keys, the roster, the data, the broker (with who is
  * online) and the energy meter. It records nothing (no key is created, no roster accepted, no run
- * begun) and connects under its own client id ({@code <federation>-<peer.id>-check}, no last will),
- * so that it can run beside the device's service without taking its connection.
+ * begun, no INA219 programmed) and connects under its own client id ({@code
+ * <federation>-<peer.id>-check}, no last will), so that it can run beside the device's service
+ * without taking its connection.
  */
 public final class DeviceCheck {
   /** How long the check listens for the peers' retained announcements. */
@@ -52,10 +54,19 @@ public final class DeviceCheck {
 
   private final PeerConfig cfg;
   private final Path configFile;
+  private final java.util.function.Function<Throwable, String> describe;
+  /** What the steps found that the closing line repeats: a finished run, this id announced online. */
+  private boolean finishedRun;
+  private boolean announcedOnline;
 
-  public DeviceCheck(PeerConfig cfg, Path configFile) {
+  /**
+   * @param describe a failure's one-line message (the CLI's, which says what is wrong with a file an
+   *     exception names only)
+   */
+  public DeviceCheck(PeerConfig cfg, Path configFile, java.util.function.Function<Throwable, String> describe) {
     this.cfg = cfg;
     this.configFile = configFile;
+    this.describe = describe;
   }
 
   /** A step that finds one {@link Item}; an exception is its failure, in its message. */
@@ -67,20 +78,35 @@ public final class DeviceCheck {
   /** Runs every check, writing each one's line to {@code out}; returns how many failed. */
   public int run(Consumer<String> out) {
     int failed = 0;
+    int warned = 0;
     Step[] steps = {this::settings, this::stateDir, this::keys, this::roster, this::data, this::broker, this::energy};
     String[] names = {"settings", "state.dir", "keys", "roster", "data", "broker", "energy"};
     for (int i = 0; i < steps.length; i++) {
       Item item;
       try {
         item = steps[i].run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        out.accept(new Item(names[i], Verdict.FAIL, "interrupted").line());
+        return failed + 1;
       } catch (Exception | Error e) {
-        item = new Item(names[i], Verdict.FAIL, e.getMessage() == null ? e.toString() : e.getMessage());
+        String message = describe.apply(e);
+        item = new Item(names[i], Verdict.FAIL, message != null ? message
+            : e.getMessage() == null ? e.toString() : e.getMessage());
       }
       failed += item.verdict() == Verdict.FAIL ? 1 : 0;
+      warned += item.verdict() == Verdict.WARN ? 1 : 0;
       out.accept(item.line());
     }
-    out.accept(failed == 0 ? "ready: every check passed (hdfl peer --config " + configFile + " starts the run)"
-        : "not ready: " + failed + " of " + steps.length + " checks failed");
+    if (failed > 0) {
+      out.accept("not ready: " + failed + " of " + steps.length + " checks failed");
+    } else {
+      String start = "hdfl peer --config " + configFile;
+      out.accept("ready" + (warned == 0 ? ": every check passed" : ", with " + warned + " warning(s)") + " ("
+          + (announcedOnline ? "a device under this peer.id is online: start this one only once it has stopped"
+          : finishedRun ? start + " only reports the finished run; " + start + " --new-run starts another"
+          : start + " starts the run") + ")");
+    }
     return failed;
   }
 
@@ -103,7 +129,11 @@ public final class DeviceCheck {
 
   private Item stateDir() throws Exception {
     Path dir = cfg.stateDir();
-    if (!Files.isDirectory(dir)) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      return new Item("state.dir", Verdict.FAIL, dir + " is not a directory: give 'state.dir' a directory this user "
+          + "owns");
+    }
+    if (!Files.exists(dir)) {
       Path existing = dir.toAbsolutePath().getParent();
       while (existing != null && !Files.exists(existing)) {
         existing = existing.getParent();
@@ -114,21 +144,50 @@ public final class DeviceCheck {
       }
       return new Item("state.dir", Verdict.OK, dir + " will be created; no run yet");
     }
-    DevicePeer.writable(dir);
+    if (!Files.isReadable(dir) || !Files.isExecutable(dir)) {
+      return new Item("state.dir", Verdict.FAIL, dir + " cannot be read by this user: run the check as the device's "
+          + "service user (sudo runuser -u hdfl -- hdfl peer --config " + configFile + " --check)");
+    }
     StateCheckpoints checkpoints = new StateCheckpoints(dir, cfg.settings().federation(), cfg.peerId(), cfg.role(),
         DevicePeer.expectations(cfg.settings()));
     java.util.OptionalInt finished = checkpoints.finished();
-    String run = finished.isPresent() ? "a run that finished after round " + finished.getAsInt() + " (a start reports "
-        + "it; --new-run starts another)" : checkpoints.inProgress() ? "a run in progress (a start resumes it)"
-        : "no run yet";
-    return new Item("state.dir", Verdict.OK, dir + " is writable; " + run);
+    if (finished.isPresent()) {
+      finishedRun = true;
+      checkpoints.finishedFinal(); // a --new-run reads it first: a damaged one stops it
+      return new Item("state.dir", Verdict.OK, dir + ": a run that finished after round " + finished.getAsInt() + " ("
+          + "a start reports it; --new-run starts another" + (Files.isWritable(dir) ? ")"
+          : ", and needs the directory writable: it is not for this user)"));
+    }
+    // what a start reads before it connects, read the same way: damaged state stops here as it would there
+    checkpoints.previousFinal();
+    Path ledger = cfg.role().equals("star-client") ? null : dir.resolve("ledger.jsonl");
+    boolean resuming = DevicePeer.resumeOrStartOver(checkpoints, ledger);
+    if (!resuming) {
+      DevicePeer.resumeOrStartOver(checkpoints, dir.resolve(ReleaseLog.FILE_NAME));
+    } else {
+      switch (cfg.role()) {
+        case "ring" -> {
+          checkpoints.ring();
+          checkpoints.received();
+        }
+        case "star-client" -> checkpoints.client();
+        default -> checkpoints.aggregator();
+      }
+      checkpoints.noisePosition();
+    }
+    if (!Files.isWritable(dir)) {
+      return new Item("state.dir", Verdict.FAIL, dir + " cannot be written by this user: give it a directory it owns "
+          + "(or run the check as the device's service user)");
+    }
+    return new Item("state.dir", Verdict.OK, dir + " is writable; " + (resuming ? "a run in progress (a start "
+        + "resumes it)" : "no run yet"));
   }
 
   private Item keys() throws Exception {
     Path identity = DevicePeer.identityFile(cfg);
     Path hop = DevicePeer.hopKeyFile(cfg);
     boolean needsHop = cfg.settings().encryption() != null;
-    if (!Files.exists(identity) || (needsHop && !Files.exists(hop))) {
+    if (Files.notExists(identity) || (needsHop && Files.notExists(hop))) {
       return new Item("keys", Verdict.FAIL, "no identity in " + cfg.stateDir() + " yet: create it with hdfl peer "
           + "--config " + configFile + " --init, and put its public keys into the roster");
     }
@@ -151,12 +210,21 @@ public final class DeviceCheck {
     }
     Path identity = DevicePeer.identityFile(cfg);
     Path hop = DevicePeer.hopKeyFile(cfg);
-    if (!Files.exists(identity) || !Files.exists(hop)) {
+    if (Files.notExists(identity) || Files.notExists(hop)) {
       return new Item("roster", Verdict.FAIL, DevicePeer.rosterSource(cfg) + " read; whether it admits this device "
           + "cannot be told before its keys exist (above)");
     }
     DevicePeer.checkAdmits(cfg, admitted.roster(), HopKeys.load(cfg.peerId(), hop),
         PeerKeys.load(cfg.peerId(), identity));
+    try { // a start checks only a ring's partners: the others learn late that this device is not admitted
+      admitted.roster().agreementKey(cfg.peerId());
+      admitted.roster().signingKey(cfg.peerId());
+    } catch (io.hdfl.security.SealException e) {
+      return new Item("roster", Verdict.FAIL, DevicePeer.rosterSource(cfg) + " does not admit this device ('"
+          + cfg.peerId() + "'): " + (cfg.federationKey() != null ? "have the federation sign a roster with it"
+          : "copy its keys/" + cfg.peerId() + HopKeys.PUBLIC_SUFFIX + " and keys/" + cfg.peerId() + ".pub there")
+          + ", on every device; its peers refuse its frames until then");
+    }
     String warning = said.stream().filter(l -> l.startsWith("WARNING: ")).findFirst().orElse(null);
     String detail = DevicePeer.rosterSource(cfg) + " admits this device with its own keys" + (cfg.role().equals("ring")
         ? " and every peer of the order" : "") + "; hops encrypted with " + cfg.settings().encryption().configName();
@@ -166,7 +234,11 @@ public final class DeviceCheck {
 
   private Item data() throws Exception {
     if (cfg.role().equals("aggregator")) {
-      return new Item("data", Verdict.OK, "an aggregator learns from no data of its own (features "
+      if (cfg.settings().encoder().features() <= 1) { // as a start refuses it
+        return new Item("data", Verdict.FAIL, "an aggregator needs 'features' (the peers' input feature count) in its "
+            + "config");
+      }
+      return new Item("data", Verdict.OK, "an aggregator learns from no data of its own (its clients' features: "
           + cfg.settings().encoder().features() + ")");
     }
     if (cfg.signal() != null) {
@@ -187,22 +259,38 @@ public final class DeviceCheck {
     long t0 = System.nanoTime();
     Set<String> online;
     long connectMs;
-    try (Transport t = MqttTransport.connect(DevicePeer.brokerSettings(cfg, clientId).build())) {
+    Transport t;
+    try {
+      t = MqttTransport.connect(DevicePeer.brokerSettings(cfg, clientId).build());
+    } catch (io.hdfl.transport.TransportException e) {
+      throw new io.hdfl.transport.TransportException(e.getMessage() + " (the check connects as client '" + clientId
+          + "': a broker whose rules name client ids may refuse that one and take the device's)", e);
+    }
+    try (t) {
       connectMs = (System.nanoTime() - t0) / 1_000_000;
       PeerAnnouncements peers = PeerAnnouncements.follow(t, new Topics(cfg.settings().federation()));
       Thread.sleep(LISTEN.toMillis()); // the retained announcements come right after the subscription
+      if (!t.isConnected()) {
+        return new Item("broker", Verdict.FAIL, cfg.broker() + " answered, then dropped the connection (as client '"
+            + clientId + "') while the check listened for the peers' announcements");
+      }
       online = new TreeSet<>(peers.onlineNow());
     }
     String detail = cfg.broker() + " answered in " + connectMs + " ms (as client '" + clientId + "'); peers online "
         + "now: " + PeerList.of(online);
-    if (cfg.role().equals("ring")) {
+    if (cfg.role().equals("ring") && cfg.ringOrder().size() > 1) {
       Set<String> absent = new TreeSet<>(cfg.ringOrder());
       absent.removeAll(online);
       absent.remove(cfg.peerId());
-      detail += absent.isEmpty() ? "; every other peer of the order is online"
-          : "; not online yet: " + PeerList.of(absent) + " (the first peer starts round 1 once all are)";
+      detail += absent.isEmpty() ? "; every other peer of the order is online" : "; not online yet: "
+          + PeerList.of(absent);
+    } else if (cfg.role().equals("aggregator")) {
+      Set<String> others = new TreeSet<>(online);
+      others.remove(cfg.peerId());
+      detail += " (" + others.size() + " besides this one; 'star.clients' " + cfg.starClients() + ")";
     }
     if (online.contains(cfg.peerId())) {
+      announcedOnline = true;
       return new Item("broker", Verdict.WARN, detail + "; '" + cfg.peerId() + "' itself is announced online: this "
           + "device's service is running, or another device has this peer.id");
     }
@@ -210,7 +298,13 @@ public final class DeviceCheck {
   }
 
   private Item energy() {
-    DetectedMeter meter = DevicePeer.energyMeter(cfg, DevicePeer.profile(cfg));
+    io.hdfl.sensors.energy.DeviceProfile profile = DevicePeer.profile(cfg);
+    if (cfg.ina219() != null) {
+      // the chip is programmed when a meter opens it: a check beside a running service would reprogram it
+      return new Item("energy", Verdict.OK, "an INA219 ('energy.meter = ina219'): not opened by the check (a running "
+          + "service may be sampling it); a start opens it and stops if it does not answer");
+    }
+    DetectedMeter meter = DevicePeer.energyMeter(cfg, profile);
     try {
       String reason = meter.reason();
       return new Item("energy", Verdict.OK, reason.startsWith("energy: ") ? reason.substring(8) : reason);

@@ -227,6 +227,9 @@ public final class DevicePeer {
         // intake takes a final model from then on (told on the thread that handles the token)
         instance = PeerInstance.watch(transport, topics, cfg.peerId(), System::currentTimeMillis,
             cfg.stateDir(), intake::settle);
+        if (!instance.watching()) {
+          intake.settleWithoutToken(); // settled at once, with no token that came back
+        }
         if (!resuming) {
           if (!instance.watching()) {
             log.accept("WARNING: without its instance topic this device cannot tell a final model the broker held "
@@ -711,7 +714,7 @@ public final class DevicePeer {
    * @throws IllegalArgumentException if the state directory holds a ledger but no checkpoint: it may
    *     be an interrupted run's, which is never silently discarded
    */
-  private static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
+  static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
     if (checkpoints.inProgress()) {
       return true;
     }

@@ -90,6 +90,7 @@ final class FinalModelIntake implements MessageHandler {
    */
   void settleWithoutToken() {
     settled.set(true);
+    tokenBack.set(false); // where the broker refused the instance topic, settle() came without a token
   }
 
   /** The digests of the final models ignored as an earlier run's by order, oldest first. */
@@ -170,10 +171,11 @@ final class FinalModelIntake implements MessageHandler {
 
   /**
    * Whether {@code env}, a final model of other settings than this device's, shows this device apart
-   * from the ring: its sender is of the ring's order, and the updates it carries are of at least two
-   * peers other than this device. A ring's first peer configured apart, whose round-1 model every
-   * other peer refused, skips them all and publishes its own model as final: that one must not stop
-   * the devices configured alike.
+   * from the ring: its sender is of the ring's order, and the updates it carries are of a majority of
+   * the other peers of the order, two at least. A ring's first peer configured apart, whose round-1
+   * model every other peer refused, skips them all and publishes its own model as final; so may a few
+   * peers configured alike but apart from the rest (a configuration rolled out to some devices only):
+   * neither must stop the devices configured as most are.
    */
   private boolean apartFrom(ModelEnvelope env) {
     if (!ringOrder.contains(env.sender())) {
@@ -189,7 +191,7 @@ final class FinalModelIntake implements MessageHandler {
     }
     took.remove(ctx.id());
     took.retainAll(ringOrder);
-    return took.size() >= 2;
+    return took.size() >= Math.max(2, (ringOrder.size() - 1) / 2 + 1);
   }
 
   /** Why {@code env} is no final model of this run (its kind, its signature), or null. */

@@ -50,7 +50,7 @@ public record RunPlan(
   private String loadingFlags() {
     StringBuilder b = new StringBuilder();
     loading.labelColumnName().ifPresent(n -> b.append(" --label-column ").append(shellWord(n)));
-    loading.labelColumnIndex().ifPresent(i -> b.append(" --label-column ").append(i));
+    loading.labelColumnIndex().ifPresent(i -> b.append(" --label-column '#").append(i).append("'"));
     if (!loading.ignoredColumns().isEmpty()) { // a name with a comma in it cannot be given here: by its index
       b.append(" --ignore-columns ").append(shellWord(String.join(",", loading.ignoredColumns())));
     }

@@ -243,9 +243,14 @@ class CsvFormatTest {
     assertTrue(unnamed.contains("--ignore-columns '#0', or 'data.ignore-columns = #0'"), unnamed);
     assertArrayEquals(new float[] {1}, parse(",a,label\nr1,1,0\n",
         LoadOptions.builder().ignoredColumns(List.of("#0")).build()).features());
-    // a number with a comma in a comma-separated file is no column of another kind: no such hint
+    // a number with a decimal comma in a comma-separated file is no column of another kind: another hint
     String comma = parseFailure("a,label\n\"0,5\",ok\n");
-    assertTrue(comma.endsWith("'0,5' is not a number"), comma);
+    assertTrue(comma.endsWith("'0,5' is not a number (decimal commas are read in semicolon-separated files only)"),
+        comma);
+    // a date with dots is text, as a time stamp is
+    String date = parseFailure("Datum;a;label\n28.11.2026;1,5;ok\n");
+    assertTrue(date.contains("'28.11.2026' is not a number (a column that holds no feature, a time stamp say, can be "
+        + "left out: --ignore-columns Datum"), date);
   }
 
   /**
@@ -299,12 +304,15 @@ class CsvFormatTest {
     Dataset tabs = parse("a\tb\tlabel\n0.25\t-1\tok\n");
     assertArrayEquals(new float[] {0.25f, -1f}, tabs.features());
     String tabComma = parseFailure("a\tb\tlabel\n0,25\t-1\tok\n");
-    assertTrue(tabComma.contains("'0,25' is not a number"), tabComma);
+    assertTrue(tabComma.contains("'0,25' is not a number (decimal commas are read in semicolon-separated files only)"),
+        tabComma);
     // the delimiter is the one the header has most often: a comma inside a name does not decide it
     Dataset quoted = parse("\"temp, C\";b;label\n1,5;2;ok\n");
     assertArrayEquals(new float[] {1.5f, 2f}, quoted.features());
     Dataset unquoted = parse("Zeit;Druck, bar;label\n1;2,5;ok\n");
     assertArrayEquals(new float[] {1f, 2.5f}, unquoted.features());
+    Dataset tie = parse("Temperatur, °C;Druck, bar;label\n20,5;1,01;ok\n");
+    assertArrayEquals(new float[] {20.5f, 1.01f}, tie.features(), "as many commas as semicolons: semicolons");
     // an empty tab-separated cell is an empty value, not skipped white space
     String empty = parseFailure("a\tb\tlabel\n1\t\tok\n");
     assertTrue(empty.contains("column 'b' (sample 0, feature 1): empty value"), empty);
@@ -320,7 +328,8 @@ class CsvFormatTest {
     assertEquals(';', CsvFormat.delimiterOf("a;b"));
     assertEquals(';', CsvFormat.delimiterOf("Zeit;Druck, bar;label"));
     assertEquals('\t', CsvFormat.delimiterOf("t\tp;avg\tlabel"));
-    assertEquals(',', CsvFormat.delimiterOf("a;b,c"), "a comma on a tie");
+    assertEquals(';', CsvFormat.delimiterOf("a;b,c"), "a semicolon on a tie");
+    assertEquals(',', CsvFormat.delimiterOf("a,b\tc"), "a comma before a tab on a tie");
     assertEquals(',', CsvFormat.delimiterOf("\uFEFFa"), "a single column: refused later as one");
   }
 }

@@ -1002,10 +1002,41 @@ class PeerCommandTest {
       assertTrue(out.contains("warning  broker    ") && out.contains("peers online now: [press-01, press-02]; every "
           + "other peer of the order is online; 'press-01' itself is announced online: this device's service is "
           + "running, or another device has this peer.id"), out);
-      assertTrue(out.endsWith("ready: every check passed (hdfl peer --config " + one + " starts the run)\n"), out);
+      assertTrue(out.endsWith("ready, with 2 warning(s) (a device under this peer.id is online: start this one only "
+          + "once it has stopped)\n"), out);
       try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("state/press-01"))) {
         assertEquals(stateBefore, files.sorted().toList(), "the check wrote nothing");
       }
+      // nor left anything on the broker: the two announcements made above are all it retains
+      java.util.Set<String> retained = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      try (io.hdfl.transport.Transport reader = io.hdfl.transport.MqttTransport.connect(
+          io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("reader").build())) {
+        reader.subscribe("hdfl/#", 1, (topic, payload, isRetained) -> retained.add(topic));
+        Thread.sleep(1000);
+      }
+      assertEquals(java.util.Set.of(new io.hdfl.federation.Topics("plant-7").peer("press-01"),
+          new io.hdfl.federation.Topics("plant-7").peer("press-02")), retained);
+      // without the announcement under its own id, and with the other device online: ready
+      try (io.hdfl.transport.Transport announcer = io.hdfl.transport.MqttTransport.connect(
+          io.hdfl.transport.MqttSettings.builder(broker.uri()).clientId("announcer").build())) {
+        announcer.publish(new io.hdfl.federation.Topics("plant-7").peer("press-01"),
+            "offline".getBytes(java.nio.charset.StandardCharsets.UTF_8), 1, true);
+      }
+      String[] clear = cli("peer", "--config", one.toString(), "--check");
+      assertEquals("0", clear[0], clear[1] + clear[2]);
+      assertTrue(clear[1].contains("ok       broker    ") && clear[1].contains("every other peer of the order is online"),
+          clear[1]);
+      assertTrue(clear[1].endsWith("ready, with 1 warning(s) (hdfl peer --config " + one + " starts the run)\n"),
+          clear[1]);
+      // what a start would refuse, the check fails too: an aggregator without 'features', a state.dir that is a file
+      Path agg = config("agg-9", "aggregator", broker.uri(), "star.clients = 1");
+      Files.writeString(dir.resolve("state-file"), "not a directory");
+      edit(agg, "state.dir = state/agg-9", "state.dir = state-file");
+      String[] aggCheck = cli("peer", "--config", agg.toString(), "--check");
+      assertEquals("1", aggCheck[0], aggCheck[1] + aggCheck[2]);
+      assertTrue(aggCheck[1].contains("FAILED   data      an aggregator needs 'features'"), aggCheck[1]);
+      assertTrue(aggCheck[1].contains("FAILED   state.dir " + dir.resolve("state-file") + " is not a directory"),
+          aggCheck[1]);
       String[] both = cli("peer", "--config", one.toString(), "--check", "--new-run");
       assertEquals("2", both[0], both[1] + both[2]);
       assertTrue(both[2].contains("--check only checks and starts nothing"), both[2]);
