@@ -263,7 +263,11 @@ public final class DeviceCheck {
     try {
       t = MqttTransport.connect(DevicePeer.brokerSettings(cfg, clientId).build());
     } catch (io.hdfl.transport.TransportException e) {
-      throw new io.hdfl.transport.TransportException(e.getMessage() + " (the check connects as client '" + clientId
+      String m = String.valueOf(e.getMessage());
+      if (!m.contains("not authorized") && !m.contains("rejected client id")) {
+        throw e;
+      }
+      throw new io.hdfl.transport.TransportException(m + " (the check connects as client '" + clientId
           + "': a broker whose rules name client ids may refuse that one and take the device's)", e);
     }
     try (t) {
