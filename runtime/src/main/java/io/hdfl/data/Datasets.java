@@ -30,12 +30,7 @@ public final class Datasets {
    */
   public static Dataset load(Path path, LoadOptions options) throws IOException {
     Decompression.requireFile(path);
-    DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
-    if (format != DatasetFormat.CSV && (options.labelColumnName().isPresent()
-        || options.labelColumnIndex().isPresent() || !options.ignoredColumns().isEmpty())) {
-      throw new DatasetFormatException(path.toString(), "is a " + format.name().toLowerCase(java.util.Locale.ROOT)
-          + " file, which has no columns: a label column and ignored columns are chosen in CSV files only");
-    }
+    DatasetFormat format = formatOf(path, options);
     Dataset data =
         switch (format) {
           case CHOIR_DAT -> ChoirDatFormat.read(path);
@@ -82,12 +77,7 @@ public final class Datasets {
   public static Dataset loadCompatible(Path path, Dataset reference, LoadOptions options)
       throws IOException {
     Decompression.requireFile(path);
-    DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
-    if (format != DatasetFormat.CSV && (options.labelColumnName().isPresent()
-        || options.labelColumnIndex().isPresent() || !options.ignoredColumns().isEmpty())) {
-      throw new DatasetFormatException(path.toString(), "is a " + format.name().toLowerCase(java.util.Locale.ROOT)
-          + " file, which has no columns: a label column and ignored columns are chosen in CSV files only");
-    }
+    DatasetFormat format = formatOf(path, options);
     LoadOptions effective = options;
     if (format == DatasetFormat.CSV && options.classNames().isEmpty()) {
       effective = options.toBuilder().classNames(reference.classNames()).build();
@@ -124,5 +114,19 @@ public final class Datasets {
       return loaded;
     }
     return loaded.withClasses(reference.classNames());
+  }
+
+  /**
+   * The format {@code path} is read in; CSV column options are refused for the others, which have no
+   * columns (given, they would be ignored silently).
+   */
+  private static DatasetFormat formatOf(Path path, LoadOptions options) {
+    DatasetFormat format = options.format().orElseGet(() -> DatasetFormat.forPath(path));
+    if (format != DatasetFormat.CSV && (options.labelColumnName().isPresent()
+        || options.labelColumnIndex().isPresent() || !options.ignoredColumns().isEmpty())) {
+      throw new DatasetFormatException(path.toString(), "is a " + format.name().toLowerCase(java.util.Locale.ROOT)
+          + " file, which has no columns: a label column and ignored columns are chosen in CSV files only");
+    }
+    return format;
   }
 }

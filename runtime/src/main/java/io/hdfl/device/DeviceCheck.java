@@ -115,7 +115,8 @@ public final class DeviceCheck {
     String role = switch (cfg.role()) {
       case "ring" -> "ring peer of " + cfg.ringOrder().size() + " in the order " + cfg.ringOrder();
       case "star-client" -> "star client";
-      default -> "aggregator of " + cfg.starClients() + " client(s), quorum " + s.quorum();
+      default -> "aggregator of " + cfg.starClients() + " client(s), quorum "
+          + (s.quorum() == 0 ? cfg.starClients() : Math.min(cfg.starClients(), s.quorum()));
     };
     String detail = "'" + cfg.peerId() + "' of federation '" + s.federation() + "', " + role + "; " + s.rounds()
         + " rounds, " + s.encoder().kind().id() + " encoder, dim " + s.encoder().dim() + ", " + cfg.classes()
