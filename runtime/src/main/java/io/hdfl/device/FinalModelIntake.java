@@ -177,7 +177,7 @@ final class FinalModelIntake implements MessageHandler {
    * peers configured alike but apart from the rest (a configuration rolled out to some devices only):
    * neither must stop the devices configured as most are.
    */
-  private boolean apartFrom(ModelEnvelope env) {
+  boolean apartFrom(ModelEnvelope env) {
     if (!ringOrder.contains(env.sender())) {
       return false;
     }

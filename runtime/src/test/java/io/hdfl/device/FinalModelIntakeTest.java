@@ -46,10 +46,55 @@ class FinalModelIntakeTest {
   }
 
   private FinalModelIntake intake(Set<String> remembered, boolean resuming) throws Exception {
+    return intake(remembered, resuming, List.of());
+  }
+
+  private FinalModelIntake intake(Set<String> remembered, boolean resuming, List<String> ringOrder) throws Exception {
     Transport t = new LoopbackBroker().connect("press-01");
     ctx = new PeerContext("press-01", SETTINGS, t, null, null, VectorKernelsProvider.scalar(), r -> { },
         new FrameChannel(t, 0));
-    return new FinalModelIntake(ctx, 3, remembered, resuming, Path.of("state/press-01"), said::add, List.of());
+    return new FinalModelIntake(ctx, 3, remembered, resuming, Path.of("state/press-01"), said::add, ringOrder);
+  }
+
+  /** A final model from {@code sender} carrying one signed ledger line of each of {@code took}. */
+  private static ModelEnvelope finalOf(String sender, List<String> took) {
+    io.hdfl.privacy.ledger.PrivacyLedger signer = io.hdfl.privacy.ledger.PrivacyLedger.inMemory(
+        SETTINGS.ledgerSettings());
+    List<String> lines = new ArrayList<>();
+    String prev = io.hdfl.privacy.ledger.LedgerEntry.GENESIS_HASH;
+    long step = 1;
+    for (String peer : took) {
+      io.hdfl.privacy.ledger.LedgerLine line = signer.sign(io.hdfl.privacy.ledger.PeerKeys.generate(peer),
+          io.hdfl.privacy.ledger.NoiseRecord.update(peer, 1, step, 10, 10 * step, 1.0, 0, 1.0, 1.0,
+              io.hdfl.privacy.ledger.LedgerEntry.Source.SEEDED, "test"), prev);
+      lines.add(line.text());
+      prev = io.hdfl.privacy.ledger.LedgerCodec.hash(line.text());
+      step++;
+    }
+    FederationSettings s = SETTINGS;
+    return new ModelEnvelope(ModelEnvelope.Kind.FINAL_MODEL, s.federation(), sender, 1, step - 1,
+        s.encoder().kind().id(), s.encoder().features(), s.encoder().basisSeed(), s.encoder().dim(), 3, 0.5, 90,
+        lines, null, new float[3 * s.encoder().dim()]);
+  }
+
+  /**
+   * A final model of other settings shows a ring device apart only where its sender is of the order and
+   * a majority of the order's other peers (two at least) took part: a first peer configured apart,
+   * refused by all, publishes a final of its own updates only, and a few peers configured alike but
+   * apart from the rest one of theirs; neither tells the devices configured as most are to stop.
+   */
+  @Test
+  void aFinalModelShowsADeviceApartOnlyWhereMostOfTheRingTookPart() throws Exception {
+    FinalModelIntake three = intake(Set.of(), false, List.of("press-01", "press-02", "press-03"));
+    assertTrue(three.apartFrom(finalOf("press-03", List.of("press-02", "press-03"))), "both others took part");
+    assertFalse(three.apartFrom(finalOf("press-02", List.of("press-02", "press-02"))), "a lone first peer");
+    assertFalse(three.apartFrom(finalOf("press-09", List.of("press-02", "press-03"))), "a sender not of the order");
+    assertFalse(three.apartFrom(finalOf("press-03", List.of("press-01", "press-03"))), "this device does not count");
+    List<String> five = List.of("press-01", "press-02", "press-03", "press-04", "press-05");
+    FinalModelIntake ofFive = intake(Set.of(), false, five);
+    assertFalse(ofFive.apartFrom(finalOf("press-03", List.of("press-02", "press-03"))), "two of four others");
+    assertTrue(ofFive.apartFrom(finalOf("press-05", List.of("press-02", "press-03", "press-05"))), "three of four");
+    assertFalse(ofFive.apartFrom(finalOf("press-05", List.of("press-02", "press-03", "press-07"))), "outsiders");
   }
 
   /**
