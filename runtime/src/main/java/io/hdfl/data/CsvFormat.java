@@ -482,7 +482,7 @@ public final class CsvFormat {
             + (mark == ',' ? "comma" : "point") + " where " + firstWhere + " has a decimal " + (seen == ',' ? "comma"
             : "point") + ": one file has one decimal mark (is a point there a thousands separator?)");
       }
-      return comma >= 0 && comma == cell.lastIndexOf(',') && cell.indexOf('.') < 0 ? cell.replace(',', '.') : cell;
+      return withDecimalPoint(cell);
     }
   }
 
@@ -534,14 +534,17 @@ public final class CsvFormat {
 
   /** Whether {@code s} is a finite number, read with one decimal comma where {@code decimalComma}. */
   private static boolean isNumber(String s, boolean decimalComma) {
-    int comma = s.indexOf(',');
-    String read = decimalComma && comma >= 0 && comma == s.lastIndexOf(',') && s.indexOf('.') < 0
-        ? s.replace(',', '.') : s;
     try {
-      return Float.isFinite(Float.parseFloat(read));
+      return Float.isFinite(Float.parseFloat(decimalComma ? withDecimalPoint(s) : s));
     } catch (NumberFormatException e) {
       return false;
     }
+  }
+
+  /** {@code s} with its one decimal comma as a point (with no point besides); else as it is. */
+  private static String withDecimalPoint(String s) {
+    int comma = s.indexOf(',');
+    return comma >= 0 && comma == s.lastIndexOf(',') && s.indexOf('.') < 0 ? s.replace(',', '.') : s;
   }
 
   /**

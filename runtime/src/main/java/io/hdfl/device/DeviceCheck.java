@@ -1,10 +1,8 @@
 package io.hdfl.device;
 
 import io.hdfl.data.Dataset;
-import io.hdfl.data.Datasets;
 import io.hdfl.federation.FederationSettings;
 import io.hdfl.federation.PeerList;
-import io.hdfl.federation.ReleaseLog;
 import io.hdfl.federation.Topics;
 import io.hdfl.privacy.ledger.PeerKeys;
 import io.hdfl.security.HopKeys;
@@ -58,6 +56,9 @@ public final class DeviceCheck {
   /** What the steps found that the closing line repeats: a finished run, this id announced online. */
   private boolean finishedRun;
   private boolean announcedOnline;
+  /** This device's keys as the keys step loaded them (null where it failed, or hops are not encrypted). */
+  private PeerKeys identity;
+  private HopKeys hopKeys;
 
   /**
    * @param describe a failure's one-line message (the CLI's, which says what is wrong with a file an
@@ -161,11 +162,8 @@ public final class DeviceCheck {
     }
     // what a start reads before it connects, read the same way: damaged state stops here as it would there
     checkpoints.previousFinal();
-    Path ledger = cfg.role().equals("star-client") ? null : dir.resolve("ledger.jsonl");
-    boolean resuming = DevicePeer.resumeOrStartOver(checkpoints, ledger);
-    if (!resuming) {
-      DevicePeer.resumeOrStartOver(checkpoints, dir.resolve(ReleaseLog.FILE_NAME));
-    } else {
+    boolean resuming = DevicePeer.resumes(cfg, checkpoints);
+    if (resuming) {
       switch (cfg.role()) {
         case "ring" -> {
           checkpoints.ring();
@@ -185,18 +183,18 @@ public final class DeviceCheck {
   }
 
   private Item keys() throws Exception {
-    Path identity = DevicePeer.identityFile(cfg);
-    Path hop = DevicePeer.hopKeyFile(cfg);
+    Path identityFile = DevicePeer.identityFile(cfg);
+    Path hopFile = DevicePeer.hopKeyFile(cfg);
     boolean needsHop = cfg.settings().encryption() != null;
-    if (Files.notExists(identity) || (needsHop && Files.notExists(hop))) {
+    if (Files.notExists(identityFile) || (needsHop && Files.notExists(hopFile))) {
       return new Item("keys", Verdict.FAIL, "no identity in " + cfg.stateDir() + " yet: create it with hdfl peer "
           + "--config " + configFile + " --init, and put its public keys into the roster");
     }
-    PeerKeys.load(cfg.peerId(), identity);
+    identity = PeerKeys.load(cfg.peerId(), identityFile);
     if (needsHop) {
-      HopKeys.load(cfg.peerId(), hop);
+      hopKeys = HopKeys.load(cfg.peerId(), hopFile);
     }
-    return new Item("keys", Verdict.OK, identity + (needsHop ? " and " + hop : "") + " (owner-only)");
+    return new Item("keys", Verdict.OK, identityFile + (needsHop ? " and " + hopFile : "") + " (owner-only)");
   }
 
   private Item roster() throws Exception {
@@ -207,16 +205,13 @@ public final class DeviceCheck {
     List<String> said = new ArrayList<>();
     DevicePeer.AdmittedRoster admitted = DevicePeer.admittedRoster(cfg, said::add);
     if (admitted.signed() != null) {
-      RosterHistory.check(cfg.stateDir().resolve("roster.accepted"), admitted.signed(), cfg.signedRoster());
+      RosterHistory.check(DevicePeer.rosterRecord(cfg), admitted.signed(), cfg.signedRoster());
     }
-    Path identity = DevicePeer.identityFile(cfg);
-    Path hop = DevicePeer.hopKeyFile(cfg);
-    if (Files.notExists(identity) || Files.notExists(hop)) {
+    if (identity == null || hopKeys == null) {
       return new Item("roster", Verdict.FAIL, DevicePeer.rosterSource(cfg) + " read; whether it admits this device "
           + "cannot be told before its keys exist (above)");
     }
-    DevicePeer.checkAdmits(cfg, admitted.roster(), HopKeys.load(cfg.peerId(), hop),
-        PeerKeys.load(cfg.peerId(), identity));
+    DevicePeer.checkAdmits(cfg, admitted.roster(), hopKeys, identity);
     try { // a start checks only a ring's partners: the others learn late that this device is not admitted
       admitted.roster().agreementKey(cfg.peerId());
       admitted.roster().signingKey(cfg.peerId());
@@ -235,9 +230,9 @@ public final class DeviceCheck {
 
   private Item data() throws Exception {
     if (cfg.role().equals("aggregator")) {
-      if (cfg.settings().encoder().features() <= 1) { // as a start refuses it
-        return new Item("data", Verdict.FAIL, "an aggregator needs 'features' (the peers' input feature count) in its "
-            + "config");
+      String noFeatures = DevicePeer.aggregatorWithoutFeatures(cfg); // as a start refuses it
+      if (noFeatures != null) {
+        return new Item("data", Verdict.FAIL, noFeatures);
       }
       return new Item("data", Verdict.OK, "an aggregator learns from no data of its own (its clients' features: "
           + cfg.settings().encoder().features() + ")");
@@ -246,11 +241,7 @@ public final class DeviceCheck {
       return new Item("data", Verdict.OK, "live data from '" + cfg.signal().source() + "', windows of "
           + cfg.signal().windowSize() + " samples: opened when the run starts, not by this check");
     }
-    Dataset d = Datasets.load(cfg.trainData(), cfg.loadOptions());
-    if (d.numClasses() > cfg.classes()) {
-      return new Item("data", Verdict.FAIL, cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
-          + " but 'classes' is " + cfg.classes());
-    }
+    Dataset d = DevicePeer.storedData(cfg); // as a start reads it
     return new Item("data", Verdict.OK, cfg.trainData() + ": " + d.size() + " samples x " + d.featureCount()
         + " features, " + d.numClasses() + " classes " + PeerList.of(d.classNames()));
   }

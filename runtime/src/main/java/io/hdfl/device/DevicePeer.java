@@ -11,7 +11,6 @@ import io.hdfl.security.SignedRoster;
 import io.hdfl.codec.ModelEnvelope;
 import io.hdfl.data.Dataset;
 import io.hdfl.data.Datasets;
-import io.hdfl.data.LoadOptions;
 import io.hdfl.federation.AggregatorCheckpoint;
 import io.hdfl.federation.ClientCheckpoint;
 import io.hdfl.federation.FederationSettings;
@@ -110,7 +109,7 @@ public final class DevicePeer {
     // every role signs ledger entries: the signing code's one-time setup done while the peer starts
     PeerKeys.prepareInBackground();
     stateDirectory(cfg.stateDir());
-    Path ledgerFile = cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
+    Path ledgerFile = ledgerFile(cfg);
     StateCheckpoints early = new StateCheckpoints(cfg.stateDir(), cfg.settings().federation(), cfg.peerId(), cfg.role(),
         expectations(cfg.settings()));
     java.util.OptionalInt finished = early.finished();
@@ -162,29 +161,20 @@ public final class DevicePeer {
         }, log);
         cfg = bound[0];
       } else if (!cfg.role().equals("aggregator")) {
-        LoadOptions opts = cfg.loadOptions();
-        Dataset d = Datasets.load(cfg.trainData(), opts);
-        if (d.numClasses() > cfg.classes()) {
-          throw new IllegalArgumentException(cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
-              + " but 'classes' is " + cfg.classes());
-        }
+        Dataset d = storedData(cfg);
         cfg = cfg.withFeatures(d.featureCount());
         log.accept("data: " + d.size() + " samples x " + d.featureCount() + " features from " + cfg.trainData());
         encoding = encodeMeanwhile(cfg, d, log);
         classNames = d.classNames().size() == cfg.classes() ? d.classNames() : null;
-      } else if (config.settings().encoder().features() <= 1) {
-        throw new IllegalArgumentException("an aggregator needs 'features' (the peers' input feature count) in its config");
+      } else if (aggregatorWithoutFeatures(config) != null) {
+        throw new IllegalArgumentException(aggregatorWithoutFeatures(config));
       }
       FederationSettings s = cfg.settings();
       HopCipher hops = hops(cfg, keys, log);
       Topics topics = new Topics(s.federation());
       StateCheckpoints checkpoints = new StateCheckpoints(cfg.stateDir(), s.federation(), cfg.peerId(), cfg.role(),
           expectations(s));
-      boolean resuming = resumeOrStartOver(checkpoints, ledgerFile);
-      if (!resuming) {
-        // a star client's record of what it sent belongs to one run, as a ledger does
-        resumeOrStartOver(checkpoints, cfg.stateDir().resolve(ReleaseLog.FILE_NAME));
-      }
+      boolean resuming = resumes(cfg, checkpoints);
       long noisePosition = resuming ? checkpoints.noisePosition() : 0;
       if (live != null) {
         // a replayed recording or the synthetic machine gives the same samples again: a restart skips
@@ -450,7 +440,7 @@ public final class DevicePeer {
    * Checks that this user may write in the (existing) state directory, before a run writes there or
    * anything connects: a device that could not commit its first step stopped mid-run, naming only a file.
    */
-  static void writable(Path stateDir) throws java.io.IOException {
+  private static void writable(Path stateDir) throws java.io.IOException {
     try {
       Files.delete(Files.createTempFile(stateDir, ".write-check", ".tmp"));
     } catch (java.nio.file.FileSystemException e) { // denied, read-only
@@ -523,7 +513,7 @@ public final class DevicePeer {
     HopKeys own = hopKeys(cfg, log);
     AdmittedRoster admitted = admittedRoster(cfg, log);
     if (admitted.signed() != null) {
-      RosterHistory.accept(cfg.stateDir().resolve("roster.accepted"), admitted.signed(), cfg.signedRoster());
+      RosterHistory.accept(rosterRecord(cfg), admitted.signed(), cfg.signedRoster());
     }
     checkAdmits(cfg, admitted.roster(), own, identity);
     log.accept("hops encrypted with " + aead.configName() + " for the peers in roster " + rosterSource(cfg));
@@ -532,6 +522,11 @@ public final class DevicePeer {
 
   /** The roster a device admits peers by, and the signed roster it holds when the federation signs one (else null). */
   record AdmittedRoster(Roster roster, SignedRoster signed) {}
+
+  /** The record of the newest signed roster this device accepted ({@link RosterHistory}). */
+  static Path rosterRecord(PeerConfig cfg) {
+    return cfg.stateDir().resolve("roster.accepted");
+  }
 
   /** Where the roster comes from: the signed roster's file, else the roster directory. */
   static Path rosterSource(PeerConfig cfg) {
@@ -707,6 +702,44 @@ public final class DevicePeer {
   }
 
   /**
+   * Whether a start of {@code cfg} resumes the run in progress in {@code checkpoints}' state directory
+   * ({@link #resumeOrStartOver} for the role's ledger and, where none is resumed, for a star client's
+   * record of what it sent, which belongs to one run as a ledger does).
+   */
+  static boolean resumes(PeerConfig cfg, StateCheckpoints checkpoints) throws java.io.IOException {
+    if (resumeOrStartOver(checkpoints, ledgerFile(cfg))) {
+      return true;
+    }
+    resumeOrStartOver(checkpoints, cfg.stateDir().resolve(ReleaseLog.FILE_NAME));
+    return false;
+  }
+
+  /** The role's ledger in the state directory (null for a star client, which keeps none). */
+  static Path ledgerFile(PeerConfig cfg) {
+    return cfg.role().equals("star-client") ? null : cfg.stateDir().resolve("ledger.jsonl");
+  }
+
+  /**
+   * A learner's stored data ({@code data.train}, read as {@code data.*} says).
+   *
+   * @throws IllegalArgumentException where its labels go beyond the configured {@code classes}
+   */
+  static Dataset storedData(PeerConfig cfg) throws java.io.IOException {
+    Dataset d = Datasets.load(cfg.trainData(), cfg.loadOptions());
+    if (d.numClasses() > cfg.classes()) {
+      throw new IllegalArgumentException(cfg.trainData() + ": has labels up to " + (d.numClasses() - 1)
+          + " but 'classes' is " + cfg.classes());
+    }
+    return d;
+  }
+
+  /** Why an aggregator cannot start without its clients' feature count, or null (it has one, or is no aggregator). */
+  static String aggregatorWithoutFeatures(PeerConfig cfg) {
+    return cfg.role().equals("aggregator") && cfg.settings().encoder().features() <= 1
+        ? "an aggregator needs 'features' (the peers' input feature count) in its config" : null;
+  }
+
+  /**
    * Whether this start resumes a run in progress (its checkpoints are kept and its ledger continued)
    * rather than starting a new one.
    *
@@ -714,7 +747,7 @@ public final class DevicePeer {
    * @throws IllegalArgumentException if the state directory holds a ledger but no checkpoint: it may
    *     be an interrupted run's, which is never silently discarded
    */
-  static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
+  private static boolean resumeOrStartOver(StateCheckpoints checkpoints, Path ledgerFile) throws java.io.IOException {
     if (checkpoints.inProgress()) {
       return true;
     }
